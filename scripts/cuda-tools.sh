@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the pinned NVIDIA command-line tools (nvcc, ptxas, nvlink, cuobjdump,
+# nvdisasm, cicc, headers, libcudadevrt.a) from their PyPI wheels into one folder.
+# Idempotent: a folder that already holds every pinned wheel is left alone.
+# Prints the folder that holds the binaries (…/nvidia/cu13/bin) on stdout.
+set -euo pipefail
+
+home="${CULDB_CUDA_HOME:-$HOME/.cache/culdb/cuda-13.5}"
+wheels=(
+  nvidia-cuda-nvcc==13.5.37
+  nvidia-cuda-cuobjdump==13.5.37
+  nvidia-cuda-nvdisasm==13.5.37
+  nvidia-nvvm==13.5.37
+  nvidia-cuda-crt==13.5.37
+  nvidia-cuda-runtime==13.5.37
+  nvidia-cuda-cccl==13.3.5.0.6
+)
+bin="$home/nvidia/cu13/bin"
+stamp="$home/.installed"
+want="$(printf '%s\n' "${wheels[@]}")"
+
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$bin/nvlink" ]]; then
+  echo "$bin"
+  exit 0
+fi
+
+mkdir -p "$home/wheels"
+for w in "${wheels[@]}"; do
+  name="${w%%==*}"
+  if ! ls "$home/wheels/${name//-/_}"-*.whl >/dev/null 2>&1; then
+    python3 -m pip download --quiet --no-deps --only-binary=:all: \
+      --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+      --platform manylinux_2_27_x86_64 --platform manylinux_2_28_x86_64 \
+      --python-version 3.11 -d "$home/wheels" "$w" >&2
+  fi
+done
+for whl in "$home"/wheels/*.whl; do
+  python3 -m zipfile -e "$whl" "$home" >&2
+done
+chmod +x "$bin"/* "$home"/nvidia/cu13/nvvm/bin/* 2>/dev/null || true
+printf '%s\n' "$want" >"$stamp"
+echo "$bin"

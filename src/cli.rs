@@ -1,0 +1,4 @@
+//! The command line (in progress).
+pub fn main() -> i32 {
+    0
+}

@@ -1,0 +1,1 @@
+//! archive container reading (in progress).

@@ -1,0 +1,1 @@
+//! Codec for the callgraph section (in progress).

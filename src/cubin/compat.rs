@@ -1,0 +1,1 @@
+//! Codec for the compat section (in progress).

@@ -1,0 +1,119 @@
+//! CUDA ELF constants: machine, OS/ABI, section types and flags, symbol types.
+//! Values are the ones real cubins carry (checked with cuobjdump -elf).
+
+/// e_machine of every cubin.
+pub const EM_CUDA: u16 = 190;
+/// e_ident[EI_OSABI] of cubins written by ptxas/nvlink (0x41, "CUDA").
+pub const ELFOSABI_CUDA: u8 = 0x41;
+
+pub const ET_REL: u16 = 1;
+pub const ET_EXEC: u16 = 2;
+
+// Generic ELF section types.
+pub const SHT_NULL: u32 = 0;
+pub const SHT_PROGBITS: u32 = 1;
+pub const SHT_SYMTAB: u32 = 2;
+pub const SHT_STRTAB: u32 = 3;
+pub const SHT_RELA: u32 = 4;
+pub const SHT_NOTE: u32 = 7;
+pub const SHT_NOBITS: u32 = 8;
+pub const SHT_REL: u32 = 9;
+
+// CUDA section types (SHT_LOPROC + n). INFO, CALLGRAPH, PROTOTYPE, RELOCINFO and
+// COMPAT_INFO are seen in real cubins; the rest are the seeds' values, to be
+// confirmed by corpus files that carry them.
+pub const SHT_CUDA_INFO: u32 = 0x7000_0000;
+pub const SHT_CUDA_CALLGRAPH: u32 = 0x7000_0001;
+pub const SHT_CUDA_PROTOTYPE: u32 = 0x7000_0002;
+pub const SHT_CUDA_RESOLVED_RELA: u32 = 0x7000_0003;
+pub const SHT_CUDA_METADATA: u32 = 0x7000_0004;
+pub const SHT_CUDA_CONSTANT: u32 = 0x7000_0006;
+pub const SHT_CUDA_GLOBAL: u32 = 0x7000_0007;
+pub const SHT_CUDA_GLOBAL_INIT: u32 = 0x7000_0008;
+pub const SHT_CUDA_LOCAL: u32 = 0x7000_0009;
+pub const SHT_CUDA_SHARED: u32 = 0x7000_000a;
+pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
+pub const SHT_CUDA_UFT: u32 = 0x7000_000e;
+pub const SHT_CUDA_UFT_ENTRY: u32 = 0x7000_0011;
+pub const SHT_CUDA_UDT: u32 = 0x7000_0012;
+pub const SHT_CUDA_UDT_ENTRY: u32 = 0x7000_0014;
+pub const SHT_CUDA_COMPAT_INFO: u32 = 0x7000_0086;
+
+/// The name cuobjdump prints for a section type; None for ones it prints as a number.
+pub fn section_type_name(t: u32) -> Option<&'static str> {
+    Some(match t {
+        SHT_NULL => "NULL",
+        SHT_PROGBITS => "PROGBITS",
+        SHT_SYMTAB => "SYMTAB",
+        SHT_STRTAB => "STRTAB",
+        SHT_RELA => "RELA",
+        SHT_NOTE => "NOTE",
+        SHT_NOBITS => "NOBITS",
+        SHT_REL => "REL",
+        SHT_CUDA_INFO => "CUDA_INFO",
+        SHT_CUDA_CALLGRAPH => "CUDA_CALLGRAPH",
+        SHT_CUDA_PROTOTYPE => "CUDA_PROTOTYPE",
+        SHT_CUDA_RESOLVED_RELA => "CUDA_RESOLVED_RELA",
+        SHT_CUDA_METADATA => "CUDA_METADATA",
+        SHT_CUDA_RELOCINFO => "CUDA_RELOCINFO",
+        SHT_CUDA_COMPAT_INFO => "CUDA_COMPAT_INFO",
+        _ => return None,
+    })
+}
+
+// Section flags.
+pub const SHF_WRITE: u64 = 0x1;
+pub const SHF_ALLOC: u64 = 0x2;
+pub const SHF_EXECINSTR: u64 = 0x4;
+pub const SHF_INFO_LINK: u64 = 0x40;
+
+// Symbol bindings and types.
+pub const STB_LOCAL: u8 = 0;
+pub const STB_GLOBAL: u8 = 1;
+pub const STB_WEAK: u8 = 2;
+
+pub const STT_NOTYPE: u8 = 0;
+pub const STT_OBJECT: u8 = 1;
+pub const STT_FUNC: u8 = 2;
+pub const STT_SECTION: u8 = 3;
+pub const STT_FILE: u8 = 4;
+pub const STT_COMMON: u8 = 5;
+/// CUDA symbol types for bindless resources (STT_LOPROC range).
+pub const STT_CUDA_TEXTURE: u8 = 10;
+pub const STT_CUDA_SURFACE: u8 = 11;
+pub const STT_CUDA_SAMPLER: u8 = 12;
+
+pub const SHN_UNDEF: u16 = 0;
+pub const SHN_ABS: u16 = 0xfff1;
+pub const SHN_COMMON: u16 = 0xfff2;
+pub const SHN_XINDEX: u16 = 0xffff;
+
+pub fn binding_name(b: u8) -> &'static str {
+    match b {
+        STB_LOCAL => "LOCAL",
+        STB_GLOBAL => "GLOBAL",
+        STB_WEAK => "WEAK",
+        _ => "UNKNOWN",
+    }
+}
+
+pub fn symbol_type_name(t: u8) -> &'static str {
+    match t {
+        STT_NOTYPE => "NOTYPE",
+        STT_OBJECT => "OBJECT",
+        STT_FUNC => "FUNC",
+        STT_SECTION => "SECTION",
+        STT_FILE => "FILE",
+        STT_COMMON => "COMMON",
+        STT_CUDA_TEXTURE => "CUDA_TEXTURE",
+        STT_CUDA_SURFACE => "CUDA_SURFACE",
+        STT_CUDA_SAMPLER => "CUDA_SAMPLER",
+        _ => "UNKNOWN",
+    }
+}
+
+/// The SM number from e_flags, e.g. 90 for sm_90 (bits 8..16 of a cubin's flags
+/// for the 64-bit ABI; checked against cuobjdump's "sm=" field).
+pub fn sm_from_flags(flags: u32) -> u32 {
+    (flags >> 8) & 0xff
+}

@@ -1,0 +1,1 @@
+//! fatbin container reading (in progress).

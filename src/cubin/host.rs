@@ -1,0 +1,1 @@
+//! host container reading (in progress).

@@ -1,0 +1,1 @@
+//! input container reading (in progress).

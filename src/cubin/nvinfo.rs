@@ -1,0 +1,1 @@
+//! Codec for the nvinfo section (in progress).

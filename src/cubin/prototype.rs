@@ -1,0 +1,1 @@
+//! Codec for the prototype section (in progress).

@@ -1,0 +1,1 @@
+//! Reading a cubin into the model (in progress).

@@ -1,0 +1,1 @@
+//! Codec for the rel_action section (in progress).

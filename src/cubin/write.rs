@@ -1,0 +1,1 @@
+//! Writing the model back to ELF bytes (in progress).

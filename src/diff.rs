@@ -1,0 +1,1 @@
+//! Equivalence comparison (in progress).

@@ -1,0 +1,1 @@
+//! Listing cubins (in progress).

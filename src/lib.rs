@@ -1,0 +1,10 @@
+//! culdb: a stepping debugger for CUDA device links.
+//!
+//! Data flows one way (see docs in README.md): inputs are read by [`cubin`],
+//! compared by [`diff`], listed by [`dump`]; the linker phases grow on top.
+
+pub mod cubin;
+pub mod demangle;
+pub mod diff;
+pub mod dump;
+pub mod cli;
