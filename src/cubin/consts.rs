@@ -27,12 +27,13 @@ pub const SHT_CUDA_CALLGRAPH: u32 = 0x7000_0001;
 pub const SHT_CUDA_PROTOTYPE: u32 = 0x7000_0002;
 pub const SHT_CUDA_RESOLVED_RELA: u32 = 0x7000_0003;
 pub const SHT_CUDA_METADATA: u32 = 0x7000_0004;
-pub const SHT_CUDA_CONSTANT: u32 = 0x7000_0006;
 pub const SHT_CUDA_GLOBAL: u32 = 0x7000_0007;
 pub const SHT_CUDA_GLOBAL_INIT: u32 = 0x7000_0008;
 pub const SHT_CUDA_LOCAL: u32 = 0x7000_0009;
 pub const SHT_CUDA_SHARED: u32 = 0x7000_000a;
 pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
+/// .nv.constantN in relocatable cubins is SHT_CUDA_CONSTANT0 + N (ET_EXEC output uses PROGBITS).
+pub const SHT_CUDA_CONSTANT0: u32 = 0x7000_0064;
 pub const SHT_CUDA_UFT: u32 = 0x7000_000e;
 pub const SHT_CUDA_UFT_ENTRY: u32 = 0x7000_0011;
 pub const SHT_CUDA_UDT: u32 = 0x7000_0012;
@@ -57,6 +58,11 @@ pub fn section_type_name(t: u32) -> Option<&'static str> {
         SHT_CUDA_METADATA => "CUDA_METADATA",
         SHT_CUDA_RELOCINFO => "CUDA_RELOCINFO",
         SHT_CUDA_COMPAT_INFO => "CUDA_COMPAT_INFO",
+        SHT_CUDA_GLOBAL => "CUDA_GLOBAL",
+        SHT_CUDA_GLOBAL_INIT => "CUDA_GLOBAL_INIT",
+        SHT_CUDA_LOCAL => "CUDA_LOCAL",
+        SHT_CUDA_SHARED => "CUDA_SHARED",
+        t if (SHT_CUDA_CONSTANT0..SHT_CUDA_CONSTANT0 + 0x20).contains(&t) => "CUDA_CONSTANT",
         _ => return None,
     })
 }
@@ -116,4 +122,11 @@ pub fn symbol_type_name(t: u8) -> &'static str {
 /// for the 64-bit ABI; checked against cuobjdump's "sm=" field).
 pub fn sm_from_flags(flags: u32) -> u32 {
     (flags >> 8) & 0xff
+}
+
+/// True for section types whose contents take no room in the file: SHT_NOBITS
+/// and, in relocatable cubins, the CUDA global, local and shared memory types
+/// (ptxas gives them a size but no bytes; checked on ptxas output).
+pub fn is_nobits(sh_type: u32) -> bool {
+    matches!(sh_type, SHT_NOBITS | SHT_CUDA_GLOBAL | SHT_CUDA_LOCAL | SHT_CUDA_SHARED)
 }

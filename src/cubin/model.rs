@@ -58,7 +58,7 @@ pub struct Section<'a> {
 impl Section<'_> {
     /// sh_size as the file would state it.
     pub fn size(&self) -> u64 {
-        if self.sh_type == SHT_NOBITS { self.nobits_size } else { self.data.len() as u64 }
+        if is_nobits(self.sh_type) { self.nobits_size } else { self.data.len() as u64 }
     }
 
     pub fn is_reloc(&self) -> bool {

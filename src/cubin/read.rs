@@ -1,1 +1,397 @@
-//! Reading a cubin into the model (in progress).
+//! Reading a cubin into the model, zero-copy: section contents borrow from
+//! the input. Every size, count and offset taken from the file is checked
+//! against the file before it is used, and every error names the byte offset.
+
+use std::borrow::Cow;
+
+use object::elf::{FileHeader64, ProgramHeader64, Rel64, Rela64, SectionHeader64, Sym64};
+use object::pod::{Pod, from_bytes, slice_from_bytes};
+use object::LittleEndian as LE;
+
+use super::consts::*;
+use super::error::{FormatError, Result};
+use super::model::*;
+
+const EHDR_SIZE: usize = 64;
+const SHDR_SIZE: usize = 64;
+const PHDR_SIZE: usize = 56;
+const SYM_SIZE: usize = 24;
+
+/// True when `data` starts like an ELF64 file for EM_CUDA.
+pub fn is_cubin(data: &[u8]) -> bool {
+    data.len() >= EHDR_SIZE
+        && data[..4] == *b"\x7fELF"
+        && data[4] == 2
+        && u16::from_le_bytes([data[18], data[19]]) == EM_CUDA
+}
+
+/// Parses a CUDA ELF64 cubin (ET_REL or ET_EXEC).
+pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
+    let header = parse_header(data)?;
+    let ehdr: &FileHeader64<LE> = pod_at(data, 0, "ELF header")?;
+    let shdrs = section_headers(data, ehdr)?;
+    let shstrndx = ehdr.e_shstrndx.get(LE).0 as usize;
+    let shoff = ehdr.e_shoff.get(LE);
+    let shdr_off = |i: usize| shoff + (i * SHDR_SIZE) as u64;
+
+    if !shdrs.is_empty() && shstrndx >= shdrs.len() {
+        return Err(FormatError::new(
+            0x3e,
+            format!("e_shstrndx {shstrndx} is not a section (there are {})", shdrs.len()),
+        ));
+    }
+    let shstrtab: &[u8] = if shdrs.is_empty() {
+        &[]
+    } else {
+        section_bytes(data, &shdrs[shstrndx], shdr_off(shstrndx))?
+    };
+
+    let mut sections = Vec::with_capacity(shdrs.len());
+    for (i, sh) in shdrs.iter().enumerate() {
+        let at = shdr_off(i);
+        let sh_type = sh.sh_type.get(LE).0;
+        let link = sh.sh_link.get(LE);
+        if i != 0 && link as usize == i {
+            return Err(FormatError::new(at + 40, format!("section [{i}] links to itself")));
+        }
+        if link as usize >= shdrs.len() && link != 0 {
+            return Err(FormatError::new(
+                at + 40,
+                format!("section [{i}] links to section {link}, past the last section"),
+            ));
+        }
+        let name = if i == 0 {
+            String::new()
+        } else {
+            string_at(shstrtab, sh.sh_name.get(LE) as usize)
+                .ok_or_else(|| {
+                    FormatError::new(
+                        at,
+                        format!(
+                            "section [{i}] name offset {:#x} is outside .shstrtab (size {:#x})",
+                            sh.sh_name.get(LE),
+                            shstrtab.len()
+                        ),
+                    )
+                })?
+                .to_string()
+        };
+        let (data_bytes, nobits_size) = if is_nobits(sh_type) || i == 0 {
+            (&[][..], if i == 0 { 0 } else { sh.sh_size.get(LE) })
+        } else {
+            (section_bytes(data, sh, at)?, 0)
+        };
+        sections.push(Section {
+            name,
+            sh_type,
+            flags: sh.sh_flags.get(LE).0,
+            addr: sh.sh_addr.get(LE),
+            link,
+            info: sh.sh_info.get(LE),
+            align: sh.sh_addralign.get(LE),
+            entsize: sh.sh_entsize.get(LE),
+            data: Cow::Borrowed(data_bytes),
+            nobits_size,
+            relocs: Vec::new(),
+        });
+    }
+
+    let symbols = parse_symbols(data, &shdrs, &sections, shoff)?;
+    for i in 0..sections.len() {
+        if sections[i].is_reloc() {
+            let relocs = parse_relocs(data, &shdrs[i], &sections[i], symbols.len(), shdr_off(i))?;
+            sections[i].relocs = relocs;
+        }
+    }
+    let segments = parse_segments(data, ehdr, &shdrs)?;
+    Ok(Cubin { header, sections, symbols, segments })
+}
+
+fn parse_header(data: &[u8]) -> Result<Header> {
+    if data.is_empty() {
+        return Err(FormatError::new(0, "empty file"));
+    }
+    if data.len() < 4 || data[..4] != *b"\x7fELF" {
+        return Err(FormatError::new(0, "not an ELF file (bad magic)"));
+    }
+    if data.len() < EHDR_SIZE {
+        return Err(FormatError::new(
+            data.len() as u64,
+            format!("truncated ELF header ({} of 64 bytes)", data.len()),
+        ));
+    }
+    if data[4] != 2 {
+        return Err(FormatError::new(4, "not a 64-bit ELF (cubins are ELFCLASS64)"));
+    }
+    if data[5] != 1 {
+        return Err(FormatError::new(5, "not a little-endian ELF"));
+    }
+    let ehdr: &FileHeader64<LE> = pod_at(data, 0, "ELF header")?;
+    let machine = ehdr.e_machine.get(LE).0;
+    if machine != EM_CUDA {
+        return Err(FormatError::new(
+            0x12,
+            format!("not a CUDA ELF (e_machine {machine}, expected {EM_CUDA})"),
+        ));
+    }
+    Ok(Header {
+        os_abi: data[7],
+        abi_version: data[8],
+        e_type: ehdr.e_type.get(LE).0,
+        e_machine: machine,
+        e_version: ehdr.e_version.get(LE),
+        e_entry: ehdr.e_entry.get(LE),
+        e_flags: ehdr.e_flags.get(LE).0,
+    })
+}
+
+fn section_headers<'d>(data: &'d [u8], ehdr: &FileHeader64<LE>) -> Result<&'d [SectionHeader64<LE>]> {
+    let shoff = ehdr.e_shoff.get(LE);
+    let shnum = ehdr.e_shnum.get(LE) as u64;
+    if shoff == 0 {
+        return Ok(&[]);
+    }
+    let entsize = ehdr.e_shentsize.get(LE) as usize;
+    if entsize != SHDR_SIZE {
+        return Err(FormatError::new(0x3a, format!("e_shentsize is {entsize}, expected 64")));
+    }
+    if shnum == 0 {
+        // Extended numbering (count in section 0's sh_size) is not produced by
+        // CUDA tools; refuse it rather than guess.
+        return Err(FormatError::new(0x3c, "e_shnum is 0 with a section header table (extended numbering is not supported)"));
+    }
+    let end = shoff.checked_add(shnum * SHDR_SIZE as u64);
+    match end {
+        Some(end) if end <= data.len() as u64 => {}
+        _ => {
+            return Err(FormatError::new(
+                shoff,
+                format!(
+                    "section header table ({shnum} entries at {shoff:#x}) runs past the end of the file (size {:#x})",
+                    data.len()
+                ),
+            ));
+        }
+    }
+    slice_at(data, shoff, shnum as usize, "section header table")
+}
+
+fn section_bytes<'d>(data: &'d [u8], sh: &SectionHeader64<LE>, hdr_at: u64) -> Result<&'d [u8]> {
+    if is_nobits(sh.sh_type.get(LE).0) {
+        return Ok(&[]);
+    }
+    let off = sh.sh_offset.get(LE);
+    let size = sh.sh_size.get(LE);
+    match off.checked_add(size) {
+        Some(end) if end <= data.len() as u64 => Ok(&data[off as usize..end as usize]),
+        _ => Err(FormatError::new(
+            hdr_at + 24,
+            format!(
+                "section contents ({size:#x} bytes at {off:#x}) run past the end of the file (size {:#x})",
+                data.len()
+            ),
+        )),
+    }
+}
+
+fn parse_symbols(
+    data: &[u8],
+    shdrs: &[SectionHeader64<LE>],
+    sections: &[Section<'_>],
+    shoff: u64,
+) -> Result<Vec<Symbol>> {
+    let Some(idx) = sections.iter().position(|s| s.sh_type == SHT_SYMTAB) else {
+        return Ok(Vec::new());
+    };
+    let symtab = &sections[idx];
+    let at = shoff + (idx * SHDR_SIZE) as u64;
+    if symtab.entsize != SYM_SIZE as u64 || symtab.data.len() % SYM_SIZE != 0 {
+        return Err(FormatError::new(
+            at + 56,
+            format!(
+                "symbol table {} has entry size {} and size {:#x}; expected entries of 24 bytes",
+                symtab.name,
+                symtab.entsize,
+                symtab.data.len()
+            ),
+        ));
+    }
+    let strndx = symtab.link as usize;
+    if strndx == 0 || sections[strndx].sh_type != SHT_STRTAB {
+        return Err(FormatError::new(
+            at + 40,
+            format!("symbol table links to section {strndx}, which is not a string table"),
+        ));
+    }
+    let strtab = &sections[strndx].data;
+    let sym_off = shdrs[idx].sh_offset.get(LE);
+    let syms: &[Sym64<LE>] = slice_at(data, sym_off, symtab.data.len() / SYM_SIZE, "symbol table")?;
+    let mut out = Vec::with_capacity(syms.len());
+    for (i, s) in syms.iter().enumerate() {
+        let here = sym_off + (i * SYM_SIZE) as u64;
+        let name = string_at(strtab, s.st_name.get(LE) as usize).ok_or_else(|| {
+            FormatError::new(
+                here,
+                format!(
+                    "symbol {i} name offset {:#x} is outside {} (size {:#x})",
+                    s.st_name.get(LE),
+                    sections[strndx].name,
+                    strtab.len()
+                ),
+            )
+        })?;
+        let shndx = s.st_shndx.get(LE).0;
+        if shndx != SHN_UNDEF && shndx < 0xff00 && shndx as usize >= sections.len() {
+            return Err(FormatError::new(
+                here + 6,
+                format!("symbol {i} ({name}) is in section {shndx}, past the last section"),
+            ));
+        }
+        out.push(Symbol {
+            name: name.to_string(),
+            value: s.st_value.get(LE),
+            size: s.st_size.get(LE),
+            binding: s.st_info.0 >> 4,
+            sym_type: s.st_info.0 & 0xf,
+            other: s.st_other.0,
+            shndx,
+        });
+    }
+    Ok(out)
+}
+
+fn parse_relocs(
+    data: &[u8],
+    sh: &SectionHeader64<LE>,
+    sec: &Section<'_>,
+    nsyms: usize,
+    hdr_at: u64,
+) -> Result<Vec<Reloc>> {
+    let rela = sec.sh_type == SHT_RELA;
+    let entsize = if rela { 24 } else { 16 };
+    if sec.data.len() % entsize != 0 {
+        return Err(FormatError::new(
+            hdr_at + 32,
+            format!("relocation section {} size {:#x} is not a multiple of {entsize}", sec.name, sec.data.len()),
+        ));
+    }
+    let off = sh.sh_offset.get(LE);
+    let count = sec.data.len() / entsize;
+    let mut out = Vec::with_capacity(count);
+    let mut push = |i: usize, offset: u64, info: u64, addend: i64| -> Result<()> {
+        let sym = (info >> 32) as u32;
+        if sym as usize >= nsyms.max(1) && sym != 0 {
+            return Err(FormatError::new(
+                off + (i * entsize) as u64 + 8,
+                format!("relocation {i} of {} refers to symbol {sym}, past the last symbol", sec.name),
+            ));
+        }
+        out.push(Reloc { offset, sym, rtype: info as u32, addend });
+        Ok(())
+    };
+    if rela {
+        let recs: &[Rela64<LE>] = slice_at(data, off, count, "relocation section")?;
+        for (i, r) in recs.iter().enumerate() {
+            push(i, r.r_offset.get(LE), r.r_info.get(LE), r.r_addend.get(LE))?;
+        }
+    } else {
+        let recs: &[Rel64<LE>] = slice_at(data, off, count, "relocation section")?;
+        for (i, r) in recs.iter().enumerate() {
+            push(i, r.r_offset.get(LE), r.r_info.get(LE), 0)?;
+        }
+    }
+    Ok(out)
+}
+
+fn parse_segments(
+    data: &[u8],
+    ehdr: &FileHeader64<LE>,
+    shdrs: &[SectionHeader64<LE>],
+) -> Result<Vec<Segment>> {
+    let phoff = ehdr.e_phoff.get(LE);
+    let phnum = ehdr.e_phnum.get(LE) as usize;
+    if phoff == 0 || phnum == 0 {
+        return Ok(Vec::new());
+    }
+    if ehdr.e_phentsize.get(LE) as usize != PHDR_SIZE {
+        return Err(FormatError::new(0x36, format!("e_phentsize is {}, expected 56", ehdr.e_phentsize.get(LE))));
+    }
+    let fits = phoff.checked_add((phnum * PHDR_SIZE) as u64).is_some_and(|e| e <= data.len() as u64);
+    if !fits {
+        return Err(FormatError::new(
+            phoff,
+            format!(
+                "program header table ({phnum} entries at {phoff:#x}) runs past the end of the file (size {:#x})",
+                data.len()
+            ),
+        ));
+    }
+    let phdrs: &[ProgramHeader64<LE>] = slice_at(data, phoff, phnum, "program header table")?;
+    let mut out = Vec::with_capacity(phnum);
+    for (i, p) in phdrs.iter().enumerate() {
+        let off = p.p_offset.get(LE);
+        let filesz = p.p_filesz.get(LE);
+        let memsz = p.p_memsz.get(LE);
+        let covers = if off == phoff && filesz == (phnum * PHDR_SIZE) as u64 {
+            SegmentCovers::ProgramHeaders
+        } else {
+            let inside: Vec<usize> = (1..shdrs.len())
+                .filter(|&k| {
+                    let sh = &shdrs[k];
+                    let so = sh.sh_offset.get(LE);
+                    let nobits = is_nobits(sh.sh_type.get(LE).0);
+                    let in_file = so >= off && so < off + filesz.max(1) && !nobits;
+                    // NOBITS sections have no file range; they belong to the
+                    // segment whose memory image extends past its file image
+                    // and whose file image ends where they start.
+                    let in_mem = nobits && memsz > filesz && so >= off && so <= off + filesz;
+                    (in_file && filesz > 0) || in_mem
+                })
+                .collect();
+            match (inside.first(), inside.last()) {
+                (Some(&first), Some(&last)) => SegmentCovers::Sections { first, last },
+                _ if filesz == 0 && memsz == 0 => SegmentCovers::Empty,
+                _ => {
+                    return Err(FormatError::new(
+                        phoff + (i * PHDR_SIZE) as u64,
+                        format!("program header {i} ({filesz:#x} bytes at {off:#x}) covers no section"),
+                    ));
+                }
+            }
+        };
+        out.push(Segment {
+            p_type: p.p_type.get(LE).0,
+            p_flags: p.p_flags.get(LE).0,
+            p_align: p.p_align.get(LE),
+            vaddr: p.p_vaddr.get(LE),
+            paddr: p.p_paddr.get(LE),
+            covers,
+        });
+    }
+    Ok(out)
+}
+
+/// The NUL-terminated string at `off` of a string table.
+pub(crate) fn string_at(table: &[u8], off: usize) -> Option<&str> {
+    let rest = table.get(off..)?;
+    let end = rest.iter().position(|&b| b == 0)?;
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
+fn pod_at<'d, T: Pod>(data: &'d [u8], off: u64, what: &str) -> Result<&'d T> {
+    let tail = data
+        .get(off as usize..)
+        .ok_or_else(|| FormatError::new(off, format!("{what} starts past the end of the file")))?;
+    from_bytes::<T>(tail)
+        .map(|(t, _)| t)
+        .map_err(|_| FormatError::new(off, format!("{what} is truncated or misaligned")))
+}
+
+fn slice_at<'d, T: Pod>(data: &'d [u8], off: u64, count: usize, what: &str) -> Result<&'d [T]> {
+    let tail = data
+        .get(off as usize..)
+        .ok_or_else(|| FormatError::new(off, format!("{what} starts past the end of the file")))?;
+    slice_from_bytes::<T>(tail, count)
+        .map(|(t, _)| t)
+        .map_err(|_| FormatError::new(off, format!("{what} is truncated or misaligned")))
+}

@@ -1,1 +1,260 @@
-//! Writing the model back to ELF bytes (in progress).
+//! Writing the model back to ELF bytes.
+//!
+//! The file layout is the one nvlink and ptxas use (checked on their output):
+//! the ELF header, then section contents in section-index order, each at its
+//! alignment (SHT_NOBITS sections take no room but get the current offset),
+//! then the section header table (8-aligned), then the program headers.
+//! .symtab, .strtab, .shstrtab and relocation sections are rebuilt from the
+//! typed model. A string already present in a string table read from a file
+//! keeps its place there, so an unchanged cubin is written back byte for byte.
+
+use std::collections::HashMap;
+
+use super::consts::*;
+use super::model::*;
+
+/// The model cannot be written (it is inconsistent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError(pub String);
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+const EHDR_SIZE: u64 = 64;
+const SHDR_SIZE: u64 = 64;
+const PHDR_SIZE: u64 = 56;
+
+/// Serializes a cubin.
+pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
+    let nsec = c.sections.len();
+    let shstrndx = c
+        .sections
+        .iter()
+        .position(|s| s.name == ".shstrtab" && s.sh_type == SHT_STRTAB)
+        .unwrap_or(0);
+    let symtab_idx = c.sections.iter().position(|s| s.sh_type == SHT_SYMTAB);
+
+    // Rebuild the tables' contents.
+    let mut contents: Vec<Option<Vec<u8>>> = vec![None; nsec];
+    let mut shname = vec![0u32; nsec];
+    if shstrndx != 0 {
+        let mut tab = StrTab::from_existing(&c.sections[shstrndx].data);
+        for (i, s) in c.sections.iter().enumerate().skip(1) {
+            shname[i] = tab.offset_of(&s.name);
+        }
+        contents[shstrndx] = Some(tab.bytes);
+    } else if c.sections.iter().skip(1).any(|s| !s.name.is_empty()) {
+        return Err(WriteError("sections have names but there is no .shstrtab".into()));
+    }
+    if let Some(si) = symtab_idx {
+        let strndx = c.sections[si].link as usize;
+        if strndx == 0 || strndx >= nsec || c.sections[strndx].sh_type != SHT_STRTAB {
+            return Err(WriteError(format!("{} does not link to a string table", c.sections[si].name)));
+        }
+        let mut tab = if strndx == shstrndx {
+            StrTab::from_vec(contents[shstrndx].take().unwrap_or_default())
+        } else {
+            StrTab::from_existing(&c.sections[strndx].data)
+        };
+        let mut syms = Vec::with_capacity(c.symbols.len() * 24);
+        for s in &c.symbols {
+            let name = if s.name.is_empty() { 0 } else { tab.offset_of(&s.name) };
+            syms.extend_from_slice(&name.to_le_bytes());
+            syms.push((s.binding << 4) | (s.sym_type & 0xf));
+            syms.push(s.other);
+            syms.extend_from_slice(&s.shndx.to_le_bytes());
+            syms.extend_from_slice(&s.value.to_le_bytes());
+            syms.extend_from_slice(&s.size.to_le_bytes());
+        }
+        contents[si] = Some(syms);
+        contents[strndx] = Some(tab.bytes);
+    }
+    for (i, s) in c.sections.iter().enumerate() {
+        if s.is_reloc() {
+            let mut out = Vec::with_capacity(s.relocs.len() * 24);
+            for r in &s.relocs {
+                if r.sym as usize >= c.symbols.len().max(1) {
+                    return Err(WriteError(format!(
+                        "relocation at {:#x} in {} refers to symbol {}, past the last symbol",
+                        r.offset, s.name, r.sym
+                    )));
+                }
+                out.extend_from_slice(&r.offset.to_le_bytes());
+                out.extend_from_slice(&(((r.sym as u64) << 32) | r.rtype as u64).to_le_bytes());
+                if s.sh_type == SHT_RELA {
+                    out.extend_from_slice(&r.addend.to_le_bytes());
+                }
+            }
+            contents[i] = Some(out);
+        }
+    }
+
+    // Place section contents.
+    let data_of = |i: usize| -> &[u8] {
+        match &contents[i] {
+            Some(v) => v,
+            None => &c.sections[i].data,
+        }
+    };
+    let mut offsets = vec![0u64; nsec];
+    let mut pos = EHDR_SIZE;
+    for (i, s) in c.sections.iter().enumerate().skip(1) {
+        pos = align_up(pos, s.align)
+            .ok_or_else(|| WriteError(format!("section {} has an impossible alignment {:#x}", s.name, s.align)))?;
+        offsets[i] = pos;
+        if !is_nobits(s.sh_type) {
+            pos += data_of(i).len() as u64;
+        }
+    }
+    let shoff = if nsec > 0 { align_up(pos, 8).unwrap_or(pos) } else { 0 };
+    let phoff = if c.segments.is_empty() { 0 } else { shoff + nsec as u64 * SHDR_SIZE };
+    let total = if c.segments.is_empty() {
+        shoff + nsec as u64 * SHDR_SIZE
+    } else {
+        phoff + c.segments.len() as u64 * PHDR_SIZE
+    };
+
+    let mut out = vec![0u8; total as usize];
+    // ELF header.
+    out[..4].copy_from_slice(b"\x7fELF");
+    out[4] = 2; // ELFCLASS64
+    out[5] = 1; // little endian
+    out[6] = 1; // EV_CURRENT
+    out[7] = c.header.os_abi;
+    out[8] = c.header.abi_version;
+    put16(&mut out, 16, c.header.e_type);
+    put16(&mut out, 18, c.header.e_machine);
+    put32(&mut out, 20, c.header.e_version);
+    put64(&mut out, 24, c.header.e_entry);
+    put64(&mut out, 32, phoff);
+    put64(&mut out, 40, shoff);
+    put32(&mut out, 48, c.header.e_flags);
+    put16(&mut out, 52, EHDR_SIZE as u16);
+    put16(&mut out, 54, if c.segments.is_empty() { 0 } else { PHDR_SIZE as u16 });
+    put16(&mut out, 56, c.segments.len() as u16);
+    put16(&mut out, 58, SHDR_SIZE as u16);
+    put16(&mut out, 60, nsec as u16);
+    put16(&mut out, 62, shstrndx as u16);
+
+    for (i, s) in c.sections.iter().enumerate() {
+        let d = data_of(i);
+        if i > 0 && !is_nobits(s.sh_type) {
+            out[offsets[i] as usize..offsets[i] as usize + d.len()].copy_from_slice(d);
+        }
+        let h = (shoff + i as u64 * SHDR_SIZE) as usize;
+        if i == 0 {
+            continue; // the null section header is all zeros
+        }
+        let size = if is_nobits(s.sh_type) { s.nobits_size } else { d.len() as u64 };
+        put32(&mut out, h, shname[i]);
+        put32(&mut out, h + 4, s.sh_type);
+        put64(&mut out, h + 8, s.flags);
+        put64(&mut out, h + 16, s.addr);
+        put64(&mut out, h + 24, offsets[i]);
+        put64(&mut out, h + 32, size);
+        put32(&mut out, h + 40, s.link);
+        put32(&mut out, h + 44, s.info);
+        put64(&mut out, h + 48, s.align);
+        put64(&mut out, h + 56, s.entsize);
+    }
+
+    for (k, seg) in c.segments.iter().enumerate() {
+        let (off, filesz, memsz) = match seg.covers {
+            SegmentCovers::ProgramHeaders => {
+                let n = c.segments.len() as u64 * PHDR_SIZE;
+                (phoff, n, n)
+            }
+            SegmentCovers::Empty => (0, 0, 0),
+            SegmentCovers::Sections { first, last } => {
+                if first == 0 || first > last || last >= nsec {
+                    return Err(WriteError(format!(
+                        "program header {k} covers sections {first}..={last}, which do not exist"
+                    )));
+                }
+                let start = offsets[first];
+                let mut file_end = start;
+                let mut nobits = 0;
+                for i in first..=last {
+                    let s = &c.sections[i];
+                    if is_nobits(s.sh_type) {
+                        nobits += s.nobits_size;
+                    } else {
+                        file_end = offsets[i] + data_of(i).len() as u64;
+                    }
+                }
+                (start, file_end - start, file_end - start + nobits)
+            }
+        };
+        let h = (phoff + k as u64 * PHDR_SIZE) as usize;
+        put32(&mut out, h, seg.p_type);
+        put32(&mut out, h + 4, seg.p_flags);
+        put64(&mut out, h + 8, off);
+        put64(&mut out, h + 16, seg.vaddr);
+        put64(&mut out, h + 24, seg.paddr);
+        put64(&mut out, h + 32, filesz);
+        put64(&mut out, h + 40, memsz);
+        put64(&mut out, h + 48, seg.p_align);
+    }
+    Ok(out)
+}
+
+/// A string table under construction that reuses an existing table's strings.
+struct StrTab {
+    bytes: Vec<u8>,
+    index: HashMap<Vec<u8>, u32>,
+}
+
+impl StrTab {
+    fn from_existing(old: &[u8]) -> StrTab {
+        let bytes = if old.is_empty() { vec![0] } else { old.to_vec() };
+        Self::from_vec(bytes)
+    }
+
+    fn from_vec(mut bytes: Vec<u8>) -> StrTab {
+        if bytes.is_empty() {
+            bytes.push(0);
+        }
+        let mut index = HashMap::new();
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == 0 {
+                index.entry(bytes[start..i].to_vec()).or_insert(start as u32);
+                start = i + 1;
+            }
+        }
+        StrTab { bytes, index }
+    }
+
+    fn offset_of(&mut self, s: &str) -> u32 {
+        if let Some(&o) = self.index.get(s.as_bytes()) {
+            return o;
+        }
+        if self.bytes.last() != Some(&0) {
+            self.bytes.push(0);
+        }
+        let o = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(s.as_bytes());
+        self.bytes.push(0);
+        self.index.insert(s.as_bytes().to_vec(), o);
+        o
+    }
+}
+
+fn align_up(v: u64, a: u64) -> Option<u64> {
+    if a <= 1 { Some(v) } else { v.div_ceil(a).checked_mul(a) }
+}
+
+fn put16(b: &mut [u8], at: usize, v: u16) {
+    b[at..at + 2].copy_from_slice(&v.to_le_bytes());
+}
+fn put32(b: &mut [u8], at: usize, v: u32) {
+    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+fn put64(b: &mut [u8], at: usize, v: u64) {
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
