@@ -5,6 +5,9 @@ fn main() {
         let w = culdb::cubin::write::write(&c).unwrap();
         let c2 = culdb::cubin::read::parse(&w).unwrap();
         println!("{p}: model_eq={} bytes_eq={} {} {}", c == c2, w == d, d.len(), w.len());
-        if w != d { let i = w.iter().zip(&d).position(|(a,b)| a!=b); println!("  first diff {:?}", i); }
+        if w != d {
+            let i = w.iter().zip(&d).position(|(a, b)| a != b);
+            println!("  first diff {:?}", i);
+        }
     }
 }

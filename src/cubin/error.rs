@@ -16,13 +16,21 @@ pub struct FormatError {
 
 impl FormatError {
     pub fn new(offset: u64, msg: impl Into<String>) -> Self {
-        FormatError { offset, msg: msg.into(), context: String::new() }
+        FormatError {
+            offset,
+            msg: msg.into(),
+            context: String::new(),
+        }
     }
 
     /// Says which part of the file (section, member) the offset is relative to.
     pub fn in_context(mut self, context: impl Into<String>) -> Self {
         let c = context.into();
-        self.context = if self.context.is_empty() { c } else { format!("{c}: {}", self.context) };
+        self.context = if self.context.is_empty() {
+            c
+        } else {
+            format!("{c}: {}", self.context)
+        };
         self
     }
 }

@@ -16,6 +16,7 @@ pub mod nvinfo;
 pub mod prototype;
 pub mod read;
 pub mod rel_action;
+pub mod tables;
 pub mod write;
 
 pub use error::FormatError;

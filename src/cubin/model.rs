@@ -58,7 +58,11 @@ pub struct Section<'a> {
 impl Section<'_> {
     /// sh_size as the file would state it.
     pub fn size(&self) -> u64 {
-        if is_nobits(self.sh_type) { self.nobits_size } else { self.data.len() as u64 }
+        if is_nobits(self.sh_type) {
+            self.nobits_size
+        } else {
+            self.data.len() as u64
+        }
     }
 
     pub fn is_reloc(&self) -> bool {
@@ -66,7 +70,10 @@ impl Section<'_> {
     }
 
     pub fn into_owned(self) -> Section<'static> {
-        Section { data: Cow::Owned(self.data.into_owned()), ..self }
+        Section {
+            data: Cow::Owned(self.data.into_owned()),
+            ..self
+        }
     }
 }
 
@@ -149,7 +156,10 @@ impl<'a> Cubin<'a> {
 
     /// Name of the section at `idx`, or a placeholder for an index out of range.
     pub fn section_name(&self, idx: usize) -> &str {
-        self.sections.get(idx).map(|s| s.name.as_str()).unwrap_or("<bad section>")
+        self.sections
+            .get(idx)
+            .map(|s| s.name.as_str())
+            .unwrap_or("<bad section>")
     }
 
     /// Name of symbol `idx`; a section symbol is named after its section.

@@ -4,9 +4,9 @@
 
 use std::borrow::Cow;
 
+use object::LittleEndian as LE;
 use object::elf::{FileHeader64, ProgramHeader64, Rel64, Rela64, SectionHeader64, Sym64};
 use object::pod::{Pod, from_bytes, slice_from_bytes};
-use object::LittleEndian as LE;
 
 use super::consts::*;
 use super::error::{FormatError, Result};
@@ -96,15 +96,20 @@ pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
         });
     }
 
-    let symbols = parse_symbols(data, &shdrs, &sections, shoff)?;
+    let symbols = parse_symbols(data, shdrs, &sections, shoff)?;
     for i in 0..sections.len() {
         if sections[i].is_reloc() {
             let relocs = parse_relocs(data, &shdrs[i], &sections[i], symbols.len(), shdr_off(i))?;
             sections[i].relocs = relocs;
         }
     }
-    let segments = parse_segments(data, ehdr, &shdrs)?;
-    Ok(Cubin { header, sections, symbols, segments })
+    let segments = parse_segments(data, ehdr, shdrs)?;
+    Ok(Cubin {
+        header,
+        sections,
+        symbols,
+        segments,
+    })
 }
 
 fn parse_header(data: &[u8]) -> Result<Header> {
@@ -158,7 +163,10 @@ fn section_headers<'d>(data: &'d [u8], ehdr: &FileHeader64<LE>) -> Result<&'d [S
     if shnum == 0 {
         // Extended numbering (count in section 0's sh_size) is not produced by
         // CUDA tools; refuse it rather than guess.
-        return Err(FormatError::new(0x3c, "e_shnum is 0 with a section header table (extended numbering is not supported)"));
+        return Err(FormatError::new(
+            0x3c,
+            "e_shnum is 0 with a section header table (extended numbering is not supported)",
+        ));
     }
     let end = shoff.checked_add(shnum * SHDR_SIZE as u64);
     match end {
@@ -205,7 +213,7 @@ fn parse_symbols(
     };
     let symtab = &sections[idx];
     let at = shoff + (idx * SHDR_SIZE) as u64;
-    if symtab.entsize != SYM_SIZE as u64 || symtab.data.len() % SYM_SIZE != 0 {
+    if symtab.entsize != SYM_SIZE as u64 || !symtab.data.len().is_multiple_of(SYM_SIZE) {
         return Err(FormatError::new(
             at + 56,
             format!(
@@ -269,10 +277,14 @@ fn parse_relocs(
 ) -> Result<Vec<Reloc>> {
     let rela = sec.sh_type == SHT_RELA;
     let entsize = if rela { 24 } else { 16 };
-    if sec.data.len() % entsize != 0 {
+    if !sec.data.len().is_multiple_of(entsize) {
         return Err(FormatError::new(
             hdr_at + 32,
-            format!("relocation section {} size {:#x} is not a multiple of {entsize}", sec.name, sec.data.len()),
+            format!(
+                "relocation section {} size {:#x} is not a multiple of {entsize}",
+                sec.name,
+                sec.data.len()
+            ),
         ));
     }
     let off = sh.sh_offset.get(LE);
@@ -283,10 +295,18 @@ fn parse_relocs(
         if sym as usize >= nsyms.max(1) && sym != 0 {
             return Err(FormatError::new(
                 off + (i * entsize) as u64 + 8,
-                format!("relocation {i} of {} refers to symbol {sym}, past the last symbol", sec.name),
+                format!(
+                    "relocation {i} of {} refers to symbol {sym}, past the last symbol",
+                    sec.name
+                ),
             ));
         }
-        out.push(Reloc { offset, sym, rtype: info as u32, addend });
+        out.push(Reloc {
+            offset,
+            sym,
+            rtype: info as u32,
+            addend,
+        });
         Ok(())
     };
     if rela {
@@ -303,20 +323,21 @@ fn parse_relocs(
     Ok(out)
 }
 
-fn parse_segments(
-    data: &[u8],
-    ehdr: &FileHeader64<LE>,
-    shdrs: &[SectionHeader64<LE>],
-) -> Result<Vec<Segment>> {
+fn parse_segments(data: &[u8], ehdr: &FileHeader64<LE>, shdrs: &[SectionHeader64<LE>]) -> Result<Vec<Segment>> {
     let phoff = ehdr.e_phoff.get(LE);
     let phnum = ehdr.e_phnum.get(LE) as usize;
     if phoff == 0 || phnum == 0 {
         return Ok(Vec::new());
     }
     if ehdr.e_phentsize.get(LE) as usize != PHDR_SIZE {
-        return Err(FormatError::new(0x36, format!("e_phentsize is {}, expected 56", ehdr.e_phentsize.get(LE))));
+        return Err(FormatError::new(
+            0x36,
+            format!("e_phentsize is {}, expected 56", ehdr.e_phentsize.get(LE)),
+        ));
     }
-    let fits = phoff.checked_add((phnum * PHDR_SIZE) as u64).is_some_and(|e| e <= data.len() as u64);
+    let fits = phoff
+        .checked_add((phnum * PHDR_SIZE) as u64)
+        .is_some_and(|e| e <= data.len() as u64);
     if !fits {
         return Err(FormatError::new(
             phoff,

@@ -54,7 +54,10 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     if let Some(si) = symtab_idx {
         let strndx = c.sections[si].link as usize;
         if strndx == 0 || strndx >= nsec || c.sections[strndx].sh_type != SHT_STRTAB {
-            return Err(WriteError(format!("{} does not link to a string table", c.sections[si].name)));
+            return Err(WriteError(format!(
+                "{} does not link to a string table",
+                c.sections[si].name
+            )));
         }
         let mut tab = if strndx == shstrndx {
             StrTab::from_vec(contents[shstrndx].take().unwrap_or_default())
@@ -112,7 +115,11 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         }
     }
     let shoff = if nsec > 0 { align_up(pos, 8).unwrap_or(pos) } else { 0 };
-    let phoff = if c.segments.is_empty() { 0 } else { shoff + nsec as u64 * SHDR_SIZE };
+    let phoff = if c.segments.is_empty() {
+        0
+    } else {
+        shoff + nsec as u64 * SHDR_SIZE
+    };
     let total = if c.segments.is_empty() {
         shoff + nsec as u64 * SHDR_SIZE
     } else {
@@ -150,7 +157,11 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         if i == 0 {
             continue; // the null section header is all zeros
         }
-        let size = if is_nobits(s.sh_type) { s.nobits_size } else { d.len() as u64 };
+        let size = if is_nobits(s.sh_type) {
+            s.nobits_size
+        } else {
+            d.len() as u64
+        };
         put32(&mut out, h, shname[i]);
         put32(&mut out, h + 4, s.sh_type);
         put64(&mut out, h + 8, s.flags);
@@ -179,8 +190,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                 let start = offsets[first];
                 let mut file_end = start;
                 let mut nobits = 0;
-                for i in first..=last {
-                    let s = &c.sections[i];
+                for (i, s) in c.sections.iter().enumerate().take(last + 1).skip(first) {
                     if is_nobits(s.sh_type) {
                         nobits += s.nobits_size;
                     } else {
