@@ -255,8 +255,14 @@ impl StrTab {
     }
 }
 
+/// `v` rounded up to `a`; None for an alignment no CUDA tool writes (not a
+/// power of two, or over 1 MiB), which would make the layout absurd.
 fn align_up(v: u64, a: u64) -> Option<u64> {
-    if a <= 1 { Some(v) } else { v.div_ceil(a).checked_mul(a) }
+    match a {
+        0 | 1 => Some(v),
+        a if a.is_power_of_two() && a <= 1 << 20 => v.checked_next_multiple_of(a),
+        _ => None,
+    }
 }
 
 fn put16(b: &mut [u8], at: usize, v: u16) {

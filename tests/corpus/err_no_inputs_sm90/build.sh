@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# No inputs: nvlink is run with only -arch.
+set -euo pipefail
