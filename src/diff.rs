@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::cubin::catalog::{reloc_family, reloc_name};
+use crate::cubin::catalog::{RelocFamily, reloc_family_of_section, reloc_name};
 use crate::cubin::consts::*;
 use crate::cubin::tables;
-use crate::cubin::{Cubin, Section};
+use crate::cubin::{Cubin, Section, Symbol};
 
 /// One difference, in a person's terms.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -243,7 +243,7 @@ fn compare_relocs(
     out: &mut Vec<Difference>,
 ) {
     let lines = |c: &Cubin<'_>, s: &Section<'_>| -> Vec<String> {
-        let fam = reloc_family(c.header.e_flags);
+        let fam = reloc_family_of_section(s.sh_type).unwrap_or(RelocFamily::Cuda);
         s.relocs
             .iter()
             .map(|r| {
@@ -254,7 +254,7 @@ fn compare_relocs(
                     "{:#x} {} {} {:+#x}",
                     r.offset,
                     ty,
-                    c.symbol_name(r.sym as usize),
+                    c.symbol_name_for(s, r.sym as usize),
                     r.addend
                 )
             })
@@ -264,11 +264,10 @@ fn compare_relocs(
 }
 
 /// Symbols keyed by name; unnamed section symbols by their section's name.
-fn keyed_symbols(c: &Cubin<'_>) -> BTreeMap<String, usize> {
+fn keyed_symbols(c: &Cubin<'_>, table: &[Symbol]) -> BTreeMap<String, usize> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeMap::new();
-    for i in 1..c.symbols.len() {
-        let s = &c.symbols[i];
+    for (i, s) in table.iter().enumerate().skip(1) {
         let base = if s.sym_type == STT_SECTION && s.name.is_empty() {
             format!("[section {}]", c.section_name(s.shndx as usize))
         } else {
@@ -291,15 +290,27 @@ fn section_of(c: &Cubin<'_>, shndx: u16) -> String {
 }
 
 fn compare_symbols(a: &Cubin<'_>, b: &Cubin<'_>, out: &mut Vec<Difference>) {
-    let ka = keyed_symbols(a);
-    let kb = keyed_symbols(b);
+    compare_symbol_table(a, &a.symbols, b, &b.symbols, "symbol", out);
+    compare_symbol_table(a, &a.merc_symbols, b, &b.merc_symbols, "mercury symbol", out);
+}
+
+fn compare_symbol_table(
+    a: &Cubin<'_>,
+    ta: &[Symbol],
+    b: &Cubin<'_>,
+    tb: &[Symbol],
+    label: &str,
+    out: &mut Vec<Difference>,
+) {
+    let ka = keyed_symbols(a, ta);
+    let kb = keyed_symbols(b, tb);
     for (name, &ia) in &ka {
-        let item = format!("symbol {name}");
+        let item = format!("{label} {name}");
         let Some(&ib) = kb.get(name) else {
             out.push(diff(item, "presence", "present", "missing"));
             continue;
         };
-        let (x, y) = (&a.symbols[ia], &b.symbols[ib]);
+        let (x, y) = (&ta[ia], &tb[ib]);
         if x.binding != y.binding {
             out.push(diff(&item, "binding", binding_name(x.binding), binding_name(y.binding)));
         }
@@ -336,46 +347,133 @@ fn compare_symbols(a: &Cubin<'_>, b: &Cubin<'_>, out: &mut Vec<Difference>) {
         }
     }
     for name in kb.keys().filter(|n| !ka.contains_key(*n)) {
-        out.push(diff(format!("symbol {name}"), "presence", "missing", "present"));
+        out.push(diff(format!("{label} {name}"), "presence", "missing", "present"));
     }
 }
 
-/// The byte-for-byte comparison apart from .note.nv.tkinfo: B is written back
-/// with A's tkinfo contents, then the files are compared. Returns the first
-/// differing offset (in A) and the section holding it, or None when identical.
-pub fn strict(a_bytes: &[u8], a: &Cubin<'_>, b: &Cubin<'_>) -> Result<Option<Difference>, String> {
-    let mut b2 = b.clone();
-    if let (Some((_, ta)), Some(ib)) = (
-        a.section_by_name(TKINFO),
-        b.sections.iter().position(|s| s.name == TKINFO),
-    ) {
-        b2.sections[ib].data = ta.data.clone();
+/// The byte-for-byte comparison apart from .note.nv.tkinfo. When both tool
+/// notes have the same size, B's note is overwritten with A's and the files are
+/// compared as they are. When the sizes differ (the note records the command
+/// line), every later offset shifts by the difference: the layouts are
+/// compared with that shift taken out, and the contents by writing both files
+/// again with an empty note. Returns the first difference, or None when identical.
+pub fn strict(a_bytes: &[u8], a: &Cubin<'_>, b_bytes: &[u8], b: &Cubin<'_>) -> Option<Difference> {
+    let ra = note_range(a_bytes, a);
+    let rb = note_range(b_bytes, b);
+    match (ra, rb) {
+        (Some(ra), Some(rb)) if ra.len() != rb.len() => strict_shifted(a_bytes, a, b_bytes, b, ra, rb),
+        (ra, rb) => {
+            let mut b_norm = b_bytes.to_vec();
+            if let (Some(ra), Some(rb)) = (ra, rb) {
+                b_norm[rb].copy_from_slice(&a_bytes[ra]);
+            }
+            first_byte_difference(a_bytes, a, &b_norm, "")
+        }
     }
-    let b_bytes = crate::cubin::write::write(&b2).map_err(|e| e.to_string())?;
-    if a_bytes == b_bytes.as_slice() {
-        return Ok(None);
+}
+
+fn first_byte_difference(x: &[u8], c: &Cubin<'_>, y: &[u8], note: &str) -> Option<Difference> {
+    if x == y {
+        return None;
     }
-    let at = a_bytes
-        .iter()
-        .zip(&b_bytes)
-        .position(|(x, y)| x != y)
-        .unwrap_or(a_bytes.len().min(b_bytes.len()));
-    let region = file_region(a_bytes, a, at as u64);
-    let byte = |d: &[u8]| {
-        d.get(at)
-            .map(|v| format!("{v:#04x}"))
-            .unwrap_or_else(|| "end of file".into())
-    };
-    Ok(Some(diff(
+    let at = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(x.len().min(y.len()));
+    let region = file_region(x, c, at as u64);
+    let byte = |d: &[u8]| d.get(at).map(|v| format!("{v:#04x}")).unwrap_or_else(|| "end of file".into());
+    Some(diff(
         "file bytes",
-        format!(
-            "first difference at offset {at:#x} ({region}); sizes {:#x} and {:#x}",
-            a_bytes.len(),
-            b_bytes.len()
-        ),
-        byte(a_bytes),
-        byte(&b_bytes),
-    )))
+        format!("first difference at offset {at:#x}{note} ({region}); file sizes {:#x} and {:#x}", x.len(), y.len()),
+        byte(x),
+        byte(y),
+    ))
+}
+
+fn strict_shifted(
+    a_bytes: &[u8],
+    a: &Cubin<'_>,
+    b_bytes: &[u8],
+    b: &Cubin<'_>,
+    ra: std::ops::Range<usize>,
+    rb: std::ops::Range<usize>,
+) -> Option<Difference> {
+    // Layout: A's file laid out again with B's note size. Each piece past the
+    // note keeps its alignment and any extra padding it had in A.
+    let delta = rb.len() as i64 - ra.len() as i64;
+    let (oa, ob) = (crate::cubin::read::section_offsets(a_bytes), crate::cubin::read::section_offsets(b_bytes));
+    let header_off = |d: &[u8], at: usize| d.get(at..at + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes);
+    // (offset in A, size, alignment, what) in file order.
+    let mut pieces: Vec<(u64, u64, u64, String)> = a
+        .sections
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter_map(|(i, s)| {
+            let size = if is_nobits(s.sh_type) { 0 } else { s.data.len() as u64 };
+            Some((*oa.get(i)?, size, s.align.max(1), format!("section {}", s.name)))
+        })
+        .collect();
+    let nsec = a.sections.len() as u64;
+    if let Some(shoff) = header_off(a_bytes, 40).filter(|&o| o != 0) {
+        pieces.push((shoff, nsec * 64, 1, "section header table".into()));
+    }
+    if let Some(phoff) = header_off(a_bytes, 32).filter(|&o| o != 0) {
+        pieces.push((phoff, a.segments.len() as u64 * 56, 1, "program header table".into()));
+    }
+    pieces.sort_by_key(|p| p.0);
+    let mut expected: Vec<(String, u64)> = Vec::new();
+    let (mut end_a, mut end_b) = (64u64, 64u64);
+    for (off, size, align, what) in &pieces {
+        let natural = end_a.next_multiple_of(*align);
+        let extra = off.saturating_sub(natural);
+        let moved = if *off as usize >= ra.end { end_b.next_multiple_of(*align) + extra } else { *off };
+        expected.push((what.clone(), moved));
+        let size_b = if *off as usize == ra.start { rb.len() as u64 } else { *size };
+        end_a = end_a.max(off + size);
+        end_b = end_b.max(moved + size_b);
+    }
+    let mut actual: Vec<(String, u64)> = b
+        .sections
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter_map(|(i, s)| Some((format!("section {}", s.name), *ob.get(i)?)))
+        .collect();
+    if let Some(o) = header_off(b_bytes, 40).filter(|&o| o != 0) {
+        actual.push(("section header table".into(), o));
+    }
+    if let Some(o) = header_off(b_bytes, 32).filter(|&o| o != 0) {
+        actual.push(("program header table".into(), o));
+    }
+    for (what, want) in &expected {
+        let got = actual.iter().find(|(w, _)| w == what).map(|(_, o)| *o);
+        if got != Some(*want) {
+            return Some(diff(
+                what.clone(),
+                format!("file offset (expected from A with B's {delta:+}-byte tool note)"),
+                format!("{want:#x}"),
+                got.map(|o| format!("{o:#x}")).unwrap_or_else(|| "missing".into()),
+            ));
+        }
+    }
+    // Contents: both files written again with an empty note.
+    let without_note = |c: &Cubin<'_>| -> Option<Vec<u8>> {
+        let mut c = c.clone();
+        let i = c.sections.iter().position(|s| s.name == TKINFO)?;
+        c.sections[i].data = std::borrow::Cow::Borrowed(&[]);
+        crate::cubin::write::write(&c).ok()
+    };
+    let (Some(na), Some(nb)) = (without_note(a), without_note(b)) else {
+        return Some(diff("file bytes", "cannot be rewritten for comparison", "-", "-"));
+    };
+    let na_c = crate::cubin::read::parse(&na).ok()?;
+    first_byte_difference(&na, &na_c, &nb, " of the files rewritten with empty tool notes")
+}
+
+/// The file range of the tool note's contents.
+fn note_range(bytes: &[u8], c: &Cubin<'_>) -> Option<std::ops::Range<usize>> {
+    let (i, s) = c.section_by_name(TKINFO)?;
+    let off = *crate::cubin::read::section_offsets(bytes).get(i)? as usize;
+    let end = off.checked_add(s.data.len())?;
+    (end <= bytes.len()).then_some(off..end)
 }
 
 /// Which part of the file an offset falls in, for messages.
@@ -383,31 +481,19 @@ fn file_region(bytes: &[u8], c: &Cubin<'_>, at: u64) -> String {
     if at < 64 {
         return "ELF header".into();
     }
-    let shoff = bytes
-        .get(40..48)
-        .map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])))
-        .unwrap_or(0);
+    let shoff = bytes.get(40..48).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0);
     let shend = shoff + 64 * c.sections.len() as u64;
     if at >= shoff && at < shend {
         let i = ((at - shoff) / 64) as usize;
         return format!("section header {} ({})", i, c.section_name(i));
     }
-    if at >= shend {
-        return "program headers".into();
-    }
-    // Section contents: find the last section starting at or before `at`
-    // in file order by re-deriving offsets from the writer's layout rule.
-    let mut pos = 64u64;
-    let mut found = "between sections".to_string();
-    for s in c.sections.iter().skip(1) {
-        if s.align > 1 {
-            pos = pos.div_ceil(s.align).saturating_mul(s.align);
-        }
+    let offsets = crate::cubin::read::section_offsets(bytes);
+    for (i, s) in c.sections.iter().enumerate().skip(1) {
+        let Some(&off) = offsets.get(i) else { break };
         let len = if is_nobits(s.sh_type) { 0 } else { s.data.len() as u64 };
-        if at >= pos && at < pos + len {
-            found = format!("section {} + {:#x}", s.name, at - pos);
+        if at >= off && at < off + len {
+            return format!("section {} + {:#x}", s.name, at - off);
         }
-        pos += len;
     }
-    found
+    if at >= shend { "program headers".into() } else { "padding between sections".into() }
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::cubin::catalog::{reloc_family, reloc_name};
+use crate::cubin::catalog::{RelocFamily, reloc_family_of_section, reloc_name};
 use crate::cubin::consts::*;
 use crate::cubin::{Cubin, Section};
 use crate::demangle::demangle;
@@ -14,6 +14,9 @@ pub struct CubinDump {
     pub header: HeaderDump,
     pub sections: Vec<SectionDump>,
     pub symbols: Vec<SymbolDump>,
+    /// The .nv.merc.symtab of a Mercury (sm_100+) cubin.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merc_symbols: Vec<SymbolDump>,
     pub relocations: Vec<RelocSectionDump>,
     /// Decoded .nv.info*, .nv.compat, .nv.callgraph, .nv.prototype, .nv.rel.action.
     pub tables: Vec<TableDump>,
@@ -137,24 +140,26 @@ pub fn cubin(c: &Cubin<'_>) -> CubinDump {
             info: s.info,
         })
         .collect();
-    let symbols = c
-        .symbols
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(index, s)| SymbolDump {
-            index,
-            name: c.symbol_name(index),
-            demangled: demangle(&s.name),
-            value: s.value,
-            size: s.size,
-            sym_type: symbol_type_name(s.sym_type),
-            binding: binding_name(s.binding),
-            other: s.other,
-            section: section_ref(c, s.shndx),
-        })
-        .collect();
-    let family = reloc_family(c.header.e_flags);
+    let symbol_list = |table: &[crate::cubin::Symbol]| -> Vec<SymbolDump> {
+        table
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(index, s)| SymbolDump {
+                index,
+                name: c.name_in(table, index),
+                demangled: demangle(&s.name),
+                value: s.value,
+                size: s.size,
+                sym_type: symbol_type_name(s.sym_type),
+                binding: binding_name(s.binding),
+                other: s.other,
+                section: section_ref(c, s.shndx),
+            })
+            .collect()
+    };
+    let symbols = symbol_list(&c.symbols);
+    let merc_symbols = symbol_list(&c.merc_symbols);
     let relocations = c
         .sections
         .iter()
@@ -168,10 +173,10 @@ pub fn cubin(c: &Cubin<'_>) -> CubinDump {
                 .map(|r| RelocDump {
                     offset: r.offset,
                     rtype: r.rtype,
-                    type_name: reloc_name(family, r.rtype)
+                    type_name: reloc_name(reloc_family_of_section(s.sh_type).unwrap_or(RelocFamily::Cuda), r.rtype)
                         .map(str::to_string)
                         .unwrap_or_else(|| format!("type {}", r.rtype)),
-                    symbol: c.symbol_name(r.sym as usize),
+                    symbol: c.symbol_name_for(s, r.sym as usize),
                     addend: r.addend,
                 })
                 .collect(),
@@ -182,6 +187,7 @@ pub fn cubin(c: &Cubin<'_>) -> CubinDump {
         header,
         sections,
         symbols,
+        merc_symbols,
         relocations,
         tables,
     }
@@ -231,6 +237,16 @@ pub fn text(d: &CubinDump) -> String {
             "  {:>3} {:>#10x} {:>#8x} {:<12} {:<6} {:>#5x} {:<24} {}{}",
             s.index, s.value, s.size, s.sym_type, s.binding, s.other, s.section, s.name, dem
         );
+    }
+    if !d.merc_symbols.is_empty() {
+        let _ = writeln!(o, "\nMercury symbols (.nv.merc.symtab):");
+        for s in &d.merc_symbols {
+            let _ = writeln!(
+                o,
+                "  {:>3} {:>#10x} {:>#8x} {:<12} {:<6} {:>#5x} {:<24} {}",
+                s.index, s.value, s.size, s.sym_type, s.binding, s.other, s.section, s.name
+            );
+        }
     }
     for r in &d.relocations {
         let _ = writeln!(o, "\nRelocations in {} (for {}):", r.section, r.applies_to);

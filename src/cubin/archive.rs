@@ -74,8 +74,7 @@ pub fn members(data: &[u8]) -> Result<Vec<ArchiveMember<'_>>> {
 
 /// Parses an archive: members and symbol table.
 pub fn parse(data: &[u8]) -> Result<Archive<'_>> {
-    let file = ArchiveFile::parse(data)
-        .map_err(|e| FormatError::new(0, format!("not a readable ar archive: {e}")))?;
+    let file = ArchiveFile::parse(data).map_err(|e| FormatError::new(0, format!("not a readable ar archive: {e}")))?;
     if file.is_thin() {
         return Err(FormatError::new(
             0,
@@ -115,7 +114,13 @@ pub fn parse(data: &[u8]) -> Result<Archive<'_>> {
         })?;
         let end = offset.saturating_add(size);
         next_header = end + (end & 1);
-        members.push(ArchiveMember { index: members.len(), name, header_offset, offset, data: bytes });
+        members.push(ArchiveMember {
+            index: members.len(),
+            name,
+            header_offset,
+            offset,
+            data: bytes,
+        });
     }
     let mut symbols = Vec::new();
     let table = file
@@ -132,5 +137,65 @@ pub fn parse(data: &[u8]) -> Result<Archive<'_>> {
             });
         }
     }
-    Ok(Archive { format, members, symbols })
+    Ok(Archive {
+        format,
+        members,
+        symbols,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers");
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{DIR}/{name}")).unwrap()
+    }
+
+    #[test]
+    fn nvcc_lib_archive() {
+        let d = sample("libab.a");
+        assert!(is_archive(&d));
+        let a = parse(&d).unwrap();
+        assert_eq!(a.format, "gnu");
+        let names: Vec<_> = a.members.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["a_sm90.o", "b.o"]);
+        for m in &a.members {
+            assert_eq!(m.offset, m.header_offset + 60);
+            assert_eq!(&d[m.offset as usize..][..4], b"\x7fELF");
+        }
+        // Host symbols only: the kernel stub, not a device symbol index.
+        let ka = a.symbols.iter().find(|s| s.name == "_Z2kaPi").unwrap();
+        assert_eq!(ka.member, Some(0));
+        let g = a.symbols.iter().find(|s| s.name == "_Z1gi").unwrap();
+        assert_eq!(g.member, Some(1));
+        assert!(a.symbols.iter().any(|s| s.name.starts_with("__fatbinwrap_")));
+    }
+
+    #[test]
+    fn long_names() {
+        let d = sample("libcubins.a");
+        let m = members(&d).unwrap();
+        assert_eq!(m[0].name, "kernel_a_with_a_long_name.cubin");
+        assert_eq!(m[1].name, "b.cubin");
+        let a = parse(&d).unwrap();
+        assert!(a.symbols.iter().any(|s| s.name == "_Z2kbPf" && s.member == Some(1)));
+    }
+
+    #[test]
+    fn damaged() {
+        let d = sample("libab.a");
+        for n in 0..d.len().min(400) {
+            let _ = parse(&d[..n]);
+        }
+        // Cut inside the second member: its header offset is reported.
+        let m = members(&d).unwrap();
+        let err = parse(&d[..m[1].offset as usize + 100]).unwrap_err();
+        assert_eq!(err.offset, m[1].header_offset, "{err}");
+        assert!(parse(b"!<thin>\n").is_err());
+        assert!(parse(b"!<arch>\nxx").is_err());
+        assert_eq!(members(b"!<arch>\n").unwrap(), vec![]);
+    }
 }

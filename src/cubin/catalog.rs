@@ -28,7 +28,7 @@ pub enum RelocFamily {
 
 /// Section type of the `.nv.merc.rela*` sections of sm_100+ cubins
 /// (cuobjdump lists it as `UNKNOWN: 130` and does not dump it).
-pub const SHT_MERC_RELA: u32 = 0x7000_0082;
+pub use super::consts::SHT_CUDA_MERC_RELA as SHT_MERC_RELA;
 
 /// Mercury relocation type numbers in ptxas output are `MERCURY_RELOC_BASE | n`.
 pub const MERCURY_RELOC_BASE: u32 = 0x1_0000;

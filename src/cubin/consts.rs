@@ -40,6 +40,16 @@ pub const SHT_CUDA_UDT: u32 = 0x7000_0012;
 pub const SHT_CUDA_UDT_ENTRY: u32 = 0x7000_0014;
 pub const SHT_CUDA_COMPAT_INFO: u32 = 0x7000_0086;
 
+// Mercury (sm_100+) companion sections that ptxas adds beside the classic
+// ones: their own symbol table (linked to .strtab), relocations (RELA layout,
+// type numbers 0x10000 | n, symbol indices into .nv.merc.symtab), nv.info,
+// callgraph and prototype. Seen in every sm_100/sm_120 corpus cubin.
+pub const SHT_CUDA_MERC_RELA: u32 = 0x7000_0082;
+pub const SHT_CUDA_MERC_INFO: u32 = 0x7000_0083;
+pub const SHT_CUDA_MERC_SYMTAB: u32 = 0x7000_0085;
+pub const SHT_CUDA_MERC_CALLGRAPH: u32 = 0x7000_008a;
+pub const SHT_CUDA_MERC_PROTOTYPE: u32 = 0x7000_008b;
+
 /// The name cuobjdump prints for a section type; None for ones it prints as a number.
 pub fn section_type_name(t: u32) -> Option<&'static str> {
     Some(match t {
@@ -58,6 +68,11 @@ pub fn section_type_name(t: u32) -> Option<&'static str> {
         SHT_CUDA_METADATA => "CUDA_METADATA",
         SHT_CUDA_RELOCINFO => "CUDA_RELOCINFO",
         SHT_CUDA_COMPAT_INFO => "CUDA_COMPAT_INFO",
+        SHT_CUDA_MERC_RELA => "CUDA_MERC_RELA",
+        SHT_CUDA_MERC_INFO => "CUDA_MERC_INFO",
+        SHT_CUDA_MERC_SYMTAB => "CUDA_MERC_SYMTAB",
+        SHT_CUDA_MERC_CALLGRAPH => "CUDA_MERC_CALLGRAPH",
+        SHT_CUDA_MERC_PROTOTYPE => "CUDA_MERC_PROTOTYPE",
         SHT_CUDA_GLOBAL => "CUDA_GLOBAL",
         SHT_CUDA_GLOBAL_INIT => "CUDA_GLOBAL_INIT",
         SHT_CUDA_LOCAL => "CUDA_LOCAL",
@@ -118,10 +133,15 @@ pub fn symbol_type_name(t: u8) -> &'static str {
     }
 }
 
-/// The SM number from e_flags, e.g. 90 for sm_90 (bits 8..16 of a cubin's flags
-/// for the 64-bit ABI; checked against cuobjdump's "sm=" field).
+/// The SM number from e_flags, e.g. 90 for sm_90: bits 8..24, as cuobjdump
+/// reads its "sm=" field (docs/catalog.md).
 pub fn sm_from_flags(flags: u32) -> u32 {
-    (flags >> 8) & 0xff
+    (flags >> 8) & 0xffff
+}
+
+/// Symbol tables: the classic one and the Mercury one.
+pub fn is_symtab(sh_type: u32) -> bool {
+    sh_type == SHT_SYMTAB || sh_type == SHT_CUDA_MERC_SYMTAB
 }
 
 /// True for section types whose contents take no room in the file: SHT_NOBITS

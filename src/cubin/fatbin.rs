@@ -210,7 +210,10 @@ pub struct SmArch {
 
 impl SmArch {
     pub fn new(sm: u32) -> SmArch {
-        SmArch { sm, variant: ArchVariant::Plain }
+        SmArch {
+            sm,
+            variant: ArchVariant::Plain,
+        }
     }
 
     /// Parses `sm_90`, `sm_90a`, `compute_100f`, `lto_90` or a bare `90`.
@@ -228,7 +231,10 @@ impl SmArch {
         if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        Some(SmArch { sm: num.parse().ok()?, variant })
+        Some(SmArch {
+            sm: num.parse().ok()?,
+            variant,
+        })
     }
 
     /// The major version (9 for sm_90, 10 for sm_103, 12 for sm_121).
@@ -323,7 +329,10 @@ pub struct FatbinEntry<'a> {
 
 impl<'a> FatbinEntry<'a> {
     pub fn arch(&self) -> SmArch {
-        SmArch { sm: self.sm, variant: self.variant }
+        SmArch {
+            sm: self.sm,
+            variant: self.variant,
+        }
     }
 
     pub fn is_64bit(&self) -> bool {
@@ -382,7 +391,12 @@ impl<'a> FatbinEntry<'a> {
                 format!("the {} payload is encrypted", self.kind.name()),
             ));
         }
-        let whole = decompress(self.compression, self.raw, self.group_or_own_size(), self.payload_offset)?;
+        let whole = decompress(
+            self.compression,
+            self.raw,
+            self.group_or_own_size(),
+            self.payload_offset,
+        )?;
         match self.group {
             None => Ok(whole),
             Some(g) => slice_cow(whole, g.image_offset, self.size, self.payload_offset),
@@ -440,10 +454,7 @@ pub fn parse_headers(data: &[u8]) -> Result<Fatbin<'_>> {
 /// architecture, or else the best compatible one — but only when nvlink would
 /// not rather JIT-compile a PTX entry (see [`select`]). None when nvlink would
 /// compile PTX or finds nothing usable.
-pub fn select_cubin<'e, 'a>(
-    entries: &'e [FatbinEntry<'a>],
-    target: impl Into<SmArch>,
-) -> Option<&'e FatbinEntry<'a>> {
+pub fn select_cubin<'e, 'a>(entries: &'e [FatbinEntry<'a>], target: impl Into<SmArch>) -> Option<&'e FatbinEntry<'a>> {
     match select(entries, target) {
         Choice::Cubin(e) => Some(e),
         _ => None,
@@ -508,9 +519,7 @@ pub fn select<'e, 'a>(entries: &'e [FatbinEntry<'a>], target: impl Into<SmArch>)
 pub fn elf_runs_on(code: SmArch, target: SmArch) -> bool {
     match code.variant {
         ArchVariant::Specific => code.sm == target.sm && target.variant == ArchVariant::Specific,
-        ArchVariant::Plain | ArchVariant::Family => {
-            code.major() == target.major() && code.sm <= target.sm
-        }
+        ArchVariant::Plain | ArchVariant::Family => code.major() == target.major() && code.sm <= target.sm,
     }
 }
 
@@ -533,7 +542,10 @@ pub fn ptx_compiles_for(code: SmArch, target: SmArch) -> bool {
 const MAX_IMAGE: u64 = 1 << 30;
 
 fn parse_impl(data: &[u8], decode: bool) -> Result<Fatbin<'_>> {
-    let mut fb = Fatbin { containers: Vec::new(), entries: Vec::new() };
+    let mut fb = Fatbin {
+        containers: Vec::new(),
+        entries: Vec::new(),
+    };
     let mut pos = 0usize;
     loop {
         if !fb.containers.is_empty() {
@@ -577,7 +589,10 @@ fn parse_container<'a>(
     }
     let version = read_u16(data, at + 4).unwrap_or(0);
     if version != 1 {
-        return Err(FormatError::new(at64 + 4, format!("unsupported fatbin version {version}")));
+        return Err(FormatError::new(
+            at64 + 4,
+            format!("unsupported fatbin version {version}"),
+        ));
     }
     let header_size = read_u16(data, at + 6).unwrap_or(0);
     if (header_size as usize) < CONTAINER_HEADER_SIZE || header_size as usize > left {
@@ -625,7 +640,9 @@ fn parse_entry<'a>(
     if left < ENTRY_HEADER_SIZE {
         return Err(FormatError::new(
             p64,
-            format!("fatbin entry header truncated: needs {ENTRY_HEADER_SIZE:#x} bytes, {left:#x} left in the container"),
+            format!(
+                "fatbin entry header truncated: needs {ENTRY_HEADER_SIZE:#x} bytes, {left:#x} left in the container"
+            ),
         ));
     }
     let f = EntryFields::read(&data[p..p + ENTRY_HEADER_SIZE]);
@@ -644,7 +661,10 @@ fn parse_entry<'a>(
     if f.size > payload_left {
         return Err(FormatError::new(
             p64 + 8,
-            format!("entry payload size {:#x} runs past the container ({payload_left:#x} bytes left)", f.size),
+            format!(
+                "entry payload size {:#x} runs past the container ({payload_left:#x} bytes left)",
+                f.size
+            ),
         ));
     }
     let payload_at = p + hsz;
@@ -655,7 +675,10 @@ fn parse_entry<'a>(
         if f.compressed_size as u64 > f.size {
             return Err(FormatError::new(
                 p64 + 0x10,
-                format!("compressed size {:#x} is bigger than the stored payload ({:#x})", f.compressed_size, f.size),
+                format!(
+                    "compressed size {:#x} is bigger than the stored payload ({:#x})",
+                    f.compressed_size, f.size
+                ),
             ));
         }
         &stored[..f.compressed_size as usize]
@@ -716,7 +739,10 @@ fn parse_entry<'a>(
         let d = sub_range(header, f.options_offset as u64, 8).ok_or_else(|| {
             FormatError::new(
                 p64 + 0x14,
-                format!("options descriptor at {:#x} is outside the {hsz:#x}-byte entry header", f.options_offset),
+                format!(
+                    "options descriptor at {:#x} is outside the {hsz:#x}-byte entry header",
+                    f.options_offset
+                ),
             )
         })?;
         let (o, l) = (read_u32(d, 0).unwrap_or(0), read_u32(d, 4).unwrap_or(0));
@@ -754,17 +780,28 @@ fn expand_group<'a>(
     let p = group.offset;
     let table_at = read_u32(header, 0x14).unwrap_or(0) as u64;
     let t = sub_range(header, table_at, 8).ok_or_else(|| {
-        FormatError::new(p + 0x14, format!("group table at {table_at:#x} is outside the entry header"))
+        FormatError::new(
+            p + 0x14,
+            format!("group table at {table_at:#x} is outside the entry header"),
+        )
     })?;
     let count = read_u32(t, 0).unwrap_or(0) as u64;
     let table = sub_range(header, table_at + 8, count * ENTRY_HEADER_SIZE as u64).ok_or_else(|| {
         FormatError::new(
             p + table_at,
-            format!("group table of {count} entries does not fit in the {:#x}-byte entry header", header.len()),
+            format!(
+                "group table of {count} entries does not fit in the {:#x}-byte entry header",
+                header.len()
+            ),
         )
     })?;
     let whole: Option<Cow<'a, [u8]>> = if decode && !group.is_encrypted() {
-        Some(decompress(group.compression, group.raw, group.size, group.payload_offset)?)
+        Some(decompress(
+            group.compression,
+            group.raw,
+            group.size,
+            group.payload_offset,
+        )?)
     } else {
         None
     };
@@ -795,7 +832,12 @@ fn expand_group<'a>(
             stored_size: group.stored_size,
             size: f.size,
             container: group.container,
-            group: Some(GroupRef { entry_offset: p, image_offset, payload_size: group.size, flags: group.flags }),
+            group: Some(GroupRef {
+                entry_offset: p,
+                image_offset,
+                payload_size: group.size,
+                flags: group.flags,
+            }),
             identifier: group.identifier.clone(),
             options: None,
             raw: group.raw,
@@ -858,8 +900,18 @@ fn elf_extent(d: &[u8]) -> Option<usize> {
         1 => false,
         _ => return None,
     };
-    let word = |off: usize| if c64 { read_u64(d, off) } else { read_u32(d, off).map(u64::from) };
-    let (phoff, shoff, sizes_at) = if c64 { (word(0x20)?, word(0x28)?, 0x34) } else { (word(0x1c)?, word(0x20)?, 0x28) };
+    let word = |off: usize| {
+        if c64 {
+            read_u64(d, off)
+        } else {
+            read_u32(d, off).map(u64::from)
+        }
+    };
+    let (phoff, shoff, sizes_at) = if c64 {
+        (word(0x20)?, word(0x28)?, 0x34)
+    } else {
+        (word(0x1c)?, word(0x20)?, 0x28)
+    };
     let ehsize = read_u16(d, sizes_at)? as u64;
     let phentsize = read_u16(d, sizes_at + 2)? as u64;
     let phnum = read_u16(d, sizes_at + 4)? as u64;
@@ -874,7 +926,10 @@ fn elf_extent(d: &[u8]) -> Option<usize> {
             let (off, size) = if c64 {
                 (read_u64(d, h.checked_add(0x18)?)?, read_u64(d, h.checked_add(0x20)?)?)
             } else {
-                (read_u32(d, h.checked_add(0x10)?)? as u64, read_u32(d, h.checked_add(0x14)?)? as u64)
+                (
+                    read_u32(d, h.checked_add(0x10)?)? as u64,
+                    read_u32(d, h.checked_add(0x14)?)? as u64,
+                )
             };
             if !is_nobits(sh_type) {
                 end = end.max(off.checked_add(size)?);
@@ -903,18 +958,26 @@ fn decompress<'a>(c: Compression, raw: &'a [u8], out_len: u64, at: u64) -> Resul
                 Some(d) if out_len <= raw.len() as u64 => Ok(Cow::Borrowed(d)),
                 _ => Err(FormatError::new(
                     at,
-                    format!("payload of {:#x} bytes is shorter than the {out_len:#x} bytes expected", raw.len()),
+                    format!(
+                        "payload of {:#x} bytes is shorter than the {out_len:#x} bytes expected",
+                        raw.len()
+                    ),
                 )),
             };
         }
         Compression::Unknown(bits) => {
-            return Err(FormatError::new(at, format!("unsupported compression (flag bits {bits:#x})")));
+            return Err(FormatError::new(
+                at,
+                format!("unsupported compression (flag bits {bits:#x})"),
+            ));
         }
         Compression::Lz4 | Compression::Zstd => out_len,
     };
     // A zstd block expands at most 128 KiB from 4 bytes, an LZ4 sequence ~255x.
     let ratio: u64 = if c == Compression::Zstd { 1 << 15 } else { 256 };
-    let limit = ((raw.len() as u64).saturating_add(64)).saturating_mul(ratio).min(MAX_IMAGE);
+    let limit = ((raw.len() as u64).saturating_add(64))
+        .saturating_mul(ratio)
+        .min(MAX_IMAGE);
     if n > limit {
         return Err(FormatError::new(
             at,
@@ -938,7 +1001,10 @@ fn decompress<'a>(c: Compression, raw: &'a [u8], out_len: u64, at: u64) -> Resul
     if written as u64 != n {
         return Err(FormatError::new(
             at,
-            format!("{} payload decompresses to {written:#x} bytes, header says {n:#x}", c.name()),
+            format!(
+                "{} payload decompresses to {written:#x} bytes, header says {n:#x}",
+                c.name()
+            ),
         ));
     }
     Ok(Cow::Owned(out))
@@ -947,7 +1013,13 @@ fn decompress<'a>(c: Compression, raw: &'a [u8], out_len: u64, at: u64) -> Resul
 /// `len` bytes at `off` of `whole` (borrowed stays borrowed).
 fn slice_cow(whole: Cow<'_, [u8]>, off: u64, len: u64, at: u64) -> Result<Cow<'_, [u8]>> {
     let r = sub_range_ok(whole.len() as u64, off, len).ok_or_else(|| {
-        FormatError::new(at, format!("image ({len:#x} bytes at {off:#x}) is outside its {:#x}-byte group", whole.len()))
+        FormatError::new(
+            at,
+            format!(
+                "image ({len:#x} bytes at {off:#x}) is outside its {:#x}-byte group",
+                whole.len()
+            ),
+        )
     })?;
     Ok(match whole {
         Cow::Borrowed(b) => Cow::Borrowed(&b[r]),
@@ -979,4 +1051,180 @@ fn read_u64(d: &[u8], off: usize) -> Option<u64> {
     let mut a = [0u8; 8];
     a.copy_from_slice(b);
     Some(u64::from_le_bytes(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(s: &str) -> SmArch {
+        SmArch::parse(s).unwrap()
+    }
+
+    #[test]
+    fn arch_names() {
+        assert_eq!(
+            a("sm_90a"),
+            SmArch {
+                sm: 90,
+                variant: ArchVariant::Specific
+            }
+        );
+        assert_eq!(
+            a("compute_100f"),
+            SmArch {
+                sm: 100,
+                variant: ArchVariant::Family
+            }
+        );
+        assert_eq!(a("lto_90"), SmArch::new(90));
+        assert_eq!(a("86"), SmArch::new(86));
+        assert_eq!(a("sm_103f").to_string(), "sm_103f");
+        assert_eq!(SmArch::parse("sm_"), None);
+        assert_eq!(SmArch::parse("sm_x0"), None);
+        assert_eq!(SmArch::parse(""), None);
+    }
+
+    /// What nvlink 13.5 accepted and refused ("SM Arch not found").
+    #[test]
+    fn compatibility_as_observed() {
+        let elf_yes = [
+            ("sm_80", "sm_86"),
+            ("sm_80", "sm_89"),
+            ("sm_86", "sm_89"),
+            ("sm_90", "sm_90a"),
+            ("sm_90a", "sm_90a"),
+            ("sm_100", "sm_100a"),
+            ("sm_100", "sm_100f"),
+            ("sm_100", "sm_103"),
+            ("sm_100f", "sm_103f"),
+            ("sm_100a", "sm_100a"),
+        ];
+        let elf_no = [
+            ("sm_80", "sm_90"),
+            ("sm_86", "sm_80"),
+            ("sm_90", "sm_100"),
+            ("sm_90a", "sm_90"),
+            ("sm_100", "sm_110"),
+            ("sm_100", "sm_120"),
+            ("sm_100f", "sm_110"),
+            ("sm_100a", "sm_100"),
+            ("sm_100a", "sm_100f"),
+            ("sm_100a", "sm_103a"),
+        ];
+        for (c, t) in elf_yes {
+            assert!(elf_runs_on(a(c), a(t)), "{c} on {t}");
+        }
+        for (c, t) in elf_no {
+            assert!(!elf_runs_on(a(c), a(t)), "{c} on {t}");
+        }
+        let ptx_yes = [
+            ("sm_80", "sm_86"),
+            ("sm_80", "sm_100"),
+            ("sm_90a", "sm_90a"),
+            ("sm_100f", "sm_103"),
+        ];
+        let ptx_no = [
+            ("sm_90", "sm_89"),
+            ("sm_90a", "sm_90"),
+            ("sm_90a", "sm_100"),
+            ("sm_100f", "sm_120"),
+            ("sm_100a", "sm_103a"),
+        ];
+        for (c, t) in ptx_yes {
+            assert!(ptx_compiles_for(a(c), a(t)), "{c} for {t}");
+        }
+        for (c, t) in ptx_no {
+            assert!(!ptx_compiles_for(a(c), a(t)), "{c} for {t}");
+        }
+    }
+
+    /// A fatbin built by hand: one container per entry list.
+    fn build(containers: &[&[(u16, u32, &[u8])]]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for entries in containers {
+            let mut body = Vec::new();
+            for &(kind, sm, payload) in *entries {
+                let size = payload.len().div_ceil(8) * 8;
+                let mut h = vec![0u8; 0x40];
+                h[0..2].copy_from_slice(&kind.to_le_bytes());
+                h[2..4].copy_from_slice(&0x0101u16.to_le_bytes());
+                h[4..8].copy_from_slice(&0x40u32.to_le_bytes());
+                h[8..16].copy_from_slice(&(size as u64).to_le_bytes());
+                h[0x1c..0x20].copy_from_slice(&sm.to_le_bytes());
+                h[0x28..0x30].copy_from_slice(&0x11u64.to_le_bytes());
+                body.extend_from_slice(&h);
+                body.extend_from_slice(payload);
+                body.resize(body.len() + size - payload.len(), 0);
+            }
+            out.extend_from_slice(&FATBIN_MAGIC.to_le_bytes());
+            out.extend_from_slice(&1u16.to_le_bytes());
+            out.extend_from_slice(&0x10u16.to_le_bytes());
+            out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+            out.extend_from_slice(&body);
+            out.extend_from_slice(&[0u8; 8]); // padding, as ld -r may leave
+        }
+        out
+    }
+
+    #[test]
+    fn hand_built_containers() {
+        let d = build(&[&[(2, 80, b"cubin-80"), (1, 80, b"ptx 80\0")], &[(2, 90, b"cubin-90!")]]);
+        assert!(is_fatbin(&d));
+        let fb = parse_fatbin(&d).unwrap();
+        assert_eq!(fb.containers.len(), 2);
+        assert_eq!(fb.containers[0].entries, 0..2);
+        assert_eq!(fb.containers[1].entries, 2..3);
+        assert_eq!(fb.containers[1].offset, 0x10 + 0x48 + 0x48 + 8);
+        let e = &fb.entries;
+        assert_eq!(
+            (e[0].kind, e[0].sm, &*e[0].data),
+            (EntryKind::Elf, 80, &b"cubin-80"[..])
+        );
+        assert_eq!(e[1].ptx_text(), Some(&b"ptx 80"[..]));
+        // Not an ELF: kept as stored, padding included.
+        assert_eq!(&*e[2].data, b"cubin-90!\0\0\0\0\0\0\0");
+        assert_eq!(e[2].container, 1);
+        assert!(matches!(select(e, 86), Choice::Cubin(x) if x.sm == 80));
+        assert!(matches!(select(e, 90), Choice::Cubin(x) if x.sm == 90));
+        assert!(matches!(select(&e[..2], 90), Choice::Ptx(x) if x.sm == 80));
+        assert!(matches!(select(e, 75), Choice::None));
+        assert_eq!(select_cubin(&e[..2], 90).map(|x| x.sm), None);
+        assert_eq!(select_cubin(e, 89).map(|x| x.sm), Some(80));
+
+        // Damaged headers give errors with offsets.
+        let mut bad = d.clone();
+        bad[0x10 + 8] = 0xff; // first entry's payload size
+        let err = parse(&bad).unwrap_err();
+        assert_eq!(err.offset, 0x18);
+        let mut bad = d.clone();
+        bad[12] = 0xff; // container size
+        assert_eq!(parse(&bad).unwrap_err().offset, 8);
+        let mut bad = d.clone();
+        bad.push(1); // junk after the last container
+        assert_eq!(parse(&bad).unwrap_err().offset, d.len() as u64);
+        assert!(parse(&[]).is_err());
+        assert!(parse(&d[..15]).is_err());
+    }
+
+    #[test]
+    fn compressed_payloads() {
+        // An LZ4 block and a zstd frame (RLE block) for the same 64 bytes.
+        let image = [7u8; 64];
+        let lz4 = lz4_flex::block::compress(&image);
+        assert_eq!(&*decompress(Compression::Lz4, &lz4, 64, 0).unwrap(), &image[..]);
+        let zstd_frame = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x40, 0x03, 0x02, 0x00, 0x07];
+        assert_eq!(&*decompress(Compression::Zstd, &zstd_frame, 64, 0).unwrap(), &image[..]);
+        // Wrong sizes and implausible claims are errors, not allocations.
+        assert!(decompress(Compression::Zstd, &zstd_frame, 63, 5).is_err());
+        assert!(decompress(Compression::Zstd, &zstd_frame, 65, 5).is_err());
+        assert!(decompress(Compression::Lz4, &lz4, 1 << 40, 5).is_err());
+        assert!(decompress(Compression::Unknown(0x1000), &lz4, 64, 5).is_err());
+        assert_eq!(
+            decompress(Compression::Zstd, &zstd_frame[..6], 64, 5)
+                .unwrap_err()
+                .offset,
+            5
+        );
+    }
 }

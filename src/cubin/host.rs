@@ -114,12 +114,23 @@ pub fn fatbin_sections(data: &[u8]) -> Result<Vec<EmbeddedFatbin<'_>>> {
             continue;
         }
         if s.flags & SHF_COMPRESSED != 0 {
-            return Err(FormatError::new(s.offset, format!("section {} is ELF-compressed", s.name)));
+            return Err(FormatError::new(
+                s.offset,
+                format!("section {} is ELF-compressed", s.name),
+            ));
         }
         if s.sh_type == SHT_NOBITS {
-            return Err(FormatError::new(s.offset, format!("section {} has no contents (SHT_NOBITS)", s.name)));
+            return Err(FormatError::new(
+                s.offset,
+                format!("section {} has no contents (SHT_NOBITS)", s.name),
+            ));
         }
-        out.push(EmbeddedFatbin { section: s.name, index: s.index, offset: s.offset, data: s.data });
+        out.push(EmbeddedFatbin {
+            section: s.name,
+            index: s.index,
+            offset: s.offset,
+            data: s.data,
+        });
     }
     Ok(out)
 }
@@ -127,11 +138,17 @@ pub fn fatbin_sections(data: &[u8]) -> Result<Vec<EmbeddedFatbin<'_>>> {
 /// Parses the ELF header and section headers of a host object.
 pub fn parse(data: &[u8]) -> Result<HostElf<'_>> {
     let id = Ident::read(data).ok_or_else(|| {
-        FormatError::new(0, "not an ELF file (bad magic, class or byte order, or shorter than its header)")
+        FormatError::new(
+            0,
+            "not an ELF file (bad magic, class or byte order, or shorter than its header)",
+        )
     })?;
     let e_machine = id.u16(data, 18).unwrap_or(0);
     if e_machine == EM_CUDA {
-        return Err(FormatError::new(18, "this is a cubin (e_machine EM_CUDA), not a host object"));
+        return Err(FormatError::new(
+            18,
+            "this is a cubin (e_machine EM_CUDA), not a host object",
+        ));
     }
     let e_type = id.u16(data, 16).unwrap_or(0);
     // Field offsets of e_shoff, e_shentsize, e_shnum, e_shstrndx.
@@ -145,7 +162,13 @@ pub fn parse(data: &[u8]) -> Result<HostElf<'_>> {
     let mut shnum = id.u16(data, shentsize_at + 2).unwrap_or(0) as u64;
     let mut shstrndx = id.u16(data, shentsize_at + 4).unwrap_or(0) as u64;
     if shoff == 0 {
-        return Ok(HostElf { class64: id.class64, big_endian: id.big, e_type, e_machine, sections: Vec::new() });
+        return Ok(HostElf {
+            class64: id.class64,
+            big_endian: id.big,
+            e_type,
+            e_machine,
+            sections: Vec::new(),
+        });
     }
     if shentsize < min_shentsize {
         return Err(FormatError::new(
@@ -180,7 +203,10 @@ pub fn parse(data: &[u8]) -> Result<HostElf<'_>> {
     if table_end.is_none_or(|e| e > data.len() as u64) {
         return Err(FormatError::new(
             shoff,
-            format!("{shnum} section headers of {shentsize:#x} bytes at {shoff:#x} do not fit in the {:#x}-byte file", data.len()),
+            format!(
+                "{shnum} section headers of {shentsize:#x} bytes at {shoff:#x} do not fit in the {:#x}-byte file",
+                data.len()
+            ),
         ));
     }
     let headers: Vec<SectionHeader> = (0..shnum).map(raw).collect::<Result<_>>()?;
@@ -226,7 +252,10 @@ pub fn parse(data: &[u8]) -> Result<HostElf<'_>> {
                 .ok_or_else(|| {
                     FormatError::new(
                         header_at(i),
-                        format!("section {i}: name offset {:#x} is outside the section name table", h.name),
+                        format!(
+                            "section {i}: name offset {:#x} is outside the section name table",
+                            h.name
+                        ),
                     )
                 })?,
         };
@@ -239,7 +268,13 @@ pub fn parse(data: &[u8]) -> Result<HostElf<'_>> {
             data: contents(i, h)?,
         });
     }
-    Ok(HostElf { class64: id.class64, big_endian: id.big, e_type, e_machine, sections })
+    Ok(HostElf {
+        class64: id.class64,
+        big_endian: id.big,
+        e_type,
+        e_machine,
+        sections,
+    })
 }
 
 /// e_ident: class and byte order.
@@ -322,5 +357,78 @@ impl SectionHeader {
                 link: u32_at(0x18),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers");
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{DIR}/{name}")).unwrap()
+    }
+
+    #[test]
+    fn sections_nvcc_writes() {
+        let d = sample("a_sm90.o");
+        assert!(is_host_elf(&d));
+        let elf = parse(&d).unwrap();
+        assert!(elf.class64 && !elf.big_endian);
+        assert_eq!((elf.e_type, elf.e_machine), (1, 62));
+        assert!(elf.section(FATBIN_SEGMENT_SECTION).is_some());
+        let f = fatbin_sections(&d).unwrap();
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].section.as_str(), f[0].offset, f[0].data.len()),
+            (RELFATBIN_SECTION, 0x390, 0x6a0)
+        );
+        assert!(f[0].read_by_nvlink());
+        let exec = sample("exec.o");
+        let e = embedded_fatbins(&exec).unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].0, FATBIN_SECTION);
+        assert!(!is_host_elf(&sample("expected/a_sm90.1.sm_90.cubin")));
+        assert!(parse(&sample("expected/a_sm90.1.sm_90.cubin")).is_err());
+    }
+
+    /// A big-endian ELF32 with one section named __nv_relfatbin.
+    #[test]
+    fn elf32_big_endian() {
+        let mut d = vec![0u8; 52];
+        d[..7].copy_from_slice(b"\x7fELF\x01\x02\x01");
+        d[16..20].copy_from_slice(&[0, 1, 0, 20]); // ET_REL, EM_PPC
+        let strtab = b"\0__nv_relfatbin\0.shstrtab\0";
+        let payload = b"FATBIN!!";
+        let strtab_at = d.len() as u32;
+        d.extend_from_slice(strtab);
+        let payload_at = d.len() as u32;
+        d.extend_from_slice(payload);
+        let shoff = d.len() as u32;
+        d[0x20..0x24].copy_from_slice(&shoff.to_be_bytes());
+        d[0x2e..0x30].copy_from_slice(&40u16.to_be_bytes());
+        d[0x30..0x32].copy_from_slice(&3u16.to_be_bytes());
+        d[0x32..0x34].copy_from_slice(&2u16.to_be_bytes());
+        let sh = |name: u32, ty: u32, off: u32, size: u32| {
+            let mut h = [0u8; 40];
+            h[0..4].copy_from_slice(&name.to_be_bytes());
+            h[4..8].copy_from_slice(&ty.to_be_bytes());
+            h[0x10..0x14].copy_from_slice(&off.to_be_bytes());
+            h[0x14..0x18].copy_from_slice(&size.to_be_bytes());
+            h
+        };
+        d.extend_from_slice(&[0u8; 40]);
+        d.extend_from_slice(&sh(1, 1, payload_at, payload.len() as u32));
+        d.extend_from_slice(&sh(16, 3, strtab_at, strtab.len() as u32));
+        assert!(is_host_elf(&d));
+        let f = embedded_fatbins(&d).unwrap();
+        assert_eq!(f, vec![(RELFATBIN_SECTION.to_string(), &payload[..])]);
+        // Truncations are errors with offsets, never panics.
+        for n in 0..d.len() {
+            let _ = parse(&d[..n]);
+        }
+        let err = parse(&d[..d.len() - 1]).unwrap_err();
+        assert_eq!(err.offset, shoff as u64);
     }
 }

@@ -132,7 +132,13 @@ const MAX_DEPTH: usize = 8;
 
 fn all_cubins<'a>(path: &str, data: &'a [u8], depth: usize, out: &mut Vec<Member<'a>>) -> Result<()> {
     match classify(data) {
-        InputKind::Cubin => out.push(member(path.to_string(), InputKind::Cubin, cubin_sm(data), None, Cow::Borrowed(data))),
+        InputKind::Cubin => out.push(member(
+            path.to_string(),
+            InputKind::Cubin,
+            cubin_sm(data),
+            None,
+            Cow::Borrowed(data),
+        )),
         InputKind::Fatbin => {
             let fb = fatbin::parse_headers(data)?;
             let mut labels = Labels::default();
@@ -145,7 +151,11 @@ fn all_cubins<'a>(path: &str, data: &'a [u8], depth: usize, out: &mut Vec<Member
             for s in host::fatbin_sections(data)? {
                 let ctx = section_context(&s);
                 let fb = fatbin::parse_headers(s.data).map_err(|e| e.in_context(ctx.clone()))?;
-                let prefix = if s.read_by_nvlink() { String::new() } else { format!("{}:", s.section) };
+                let prefix = if s.read_by_nvlink() {
+                    String::new()
+                } else {
+                    format!("{}:", s.section)
+                };
                 for e in fb.entries.iter().filter(|e| e.kind == EntryKind::Elf) {
                     out.push(entry_member(path, &prefix, &mut labels, e).map_err(|err| err.in_context(ctx.clone()))?);
                 }
@@ -158,9 +168,13 @@ fn all_cubins<'a>(path: &str, data: &'a [u8], depth: usize, out: &mut Vec<Member
             for m in archive::members(data)? {
                 let p = format!("{path}({})", m.name);
                 match classify(m.data) {
-                    InputKind::Cubin => {
-                        out.push(member(p, InputKind::Archive, cubin_sm(m.data), None, Cow::Borrowed(m.data)))
-                    }
+                    InputKind::Cubin => out.push(member(
+                        p,
+                        InputKind::Archive,
+                        cubin_sm(m.data),
+                        None,
+                        Cow::Borrowed(m.data),
+                    )),
                     _ => all_cubins(&p, m.data, depth + 1, out).map_err(|e| e.in_context(member_context(&m)))?,
                 }
             }
@@ -172,10 +186,20 @@ fn all_cubins<'a>(path: &str, data: &'a [u8], depth: usize, out: &mut Vec<Member
 
 fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out: &mut Vec<Pick<'a>>) -> Result<()> {
     match classify(data) {
-        InputKind::Cubin => {
-            out.push(Pick::Cubin(member(path.to_string(), InputKind::Cubin, cubin_sm(data), None, Cow::Borrowed(data))))
-        }
-        InputKind::Ptx => out.push(Pick::Ptx(member(path.to_string(), InputKind::Ptx, None, None, Cow::Borrowed(data)))),
+        InputKind::Cubin => out.push(Pick::Cubin(member(
+            path.to_string(),
+            InputKind::Cubin,
+            cubin_sm(data),
+            None,
+            Cow::Borrowed(data),
+        ))),
+        InputKind::Ptx => out.push(Pick::Ptx(member(
+            path.to_string(),
+            InputKind::Ptx,
+            None,
+            None,
+            Cow::Borrowed(data),
+        ))),
         InputKind::Fatbin => {
             let fb = fatbin::parse_headers(data)?;
             pick_from_first_container(path, "", &fb, target, in_archive, out)?;
@@ -239,9 +263,7 @@ fn pick_from_first_container<'a>(
         Choice::Ptx(e) => {
             let mut m = entry_member(path, prefix, &mut labels, e)?;
             m.data = match e.payload()? {
-                Cow::Borrowed(b) => {
-                    Cow::Borrowed(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())])
-                }
+                Cow::Borrowed(b) => Cow::Borrowed(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]),
                 Cow::Owned(mut v) => {
                     v.truncate(v.iter().position(|&c| c == 0).unwrap_or(v.len()));
                     Cow::Owned(v)
@@ -249,20 +271,37 @@ fn pick_from_first_container<'a>(
             };
             out.push(Pick::Ptx(m));
         }
-        Choice::None => out.push(Pick::NotFound { path: path.to_string(), warn: !in_archive }),
+        Choice::None => out.push(Pick::NotFound {
+            path: path.to_string(),
+            warn: !in_archive,
+        }),
     }
     Ok(())
 }
 
 /// Makes a Member from a fatbin entry, decompressing it.
 fn entry_member<'a>(path: &str, prefix: &str, labels: &mut Labels, e: &FatbinEntry<'a>) -> Result<Member<'a>> {
-    let data = e.payload().map_err(|err| err.in_context(format!("fatbin entry at {:#x}", e.offset)))?;
+    let data = e
+        .payload()
+        .map_err(|err| err.in_context(format!("fatbin entry at {:#x}", e.offset)))?;
     let label = labels.label(prefix, e);
-    Ok(member(format!("{path}[{label}]"), InputKind::Fatbin, Some(e.sm), Some(e.arch()), data))
+    Ok(member(
+        format!("{path}[{label}]"),
+        InputKind::Fatbin,
+        Some(e.sm),
+        Some(e.arch()),
+        data,
+    ))
 }
 
 fn member(path: String, kind: InputKind, sm: Option<u32>, arch: Option<SmArch>, data: Cow<'_, [u8]>) -> Member<'_> {
-    Member { path, kind, sm, arch, data: aligned(data) }
+    Member {
+        path,
+        kind,
+        sm,
+        arch,
+        data: aligned(data),
+    }
 }
 
 /// Copies borrowed bytes that are not 8-byte aligned.
@@ -309,7 +348,11 @@ fn is_cuda_elf(data: &[u8]) -> bool {
     if data.len() < 20 || &data[..4] != b"\x7fELF" {
         return false;
     }
-    let m = if data[5] == 2 { [data[19], data[18]] } else { [data[18], data[19]] };
+    let m = if data[5] == 2 {
+        [data[19], data[18]]
+    } else {
+        [data[18], data[19]]
+    };
     u16::from_le_bytes(m) == EM_CUDA
 }
 
@@ -454,7 +497,15 @@ pub fn list(name: &str, data: &[u8]) -> Result<Vec<Listing>> {
 }
 
 fn line(depth: usize, path: &str, node: Node, offset: u64, size: u64, note: Option<String>) -> Listing {
-    Listing { depth, path: path.to_string(), node, offset, size, entry: None, note }
+    Listing {
+        depth,
+        path: path.to_string(),
+        node,
+        offset,
+        size,
+        entry: None,
+        note,
+    }
 }
 
 fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Listing>) -> Result<()> {
@@ -472,7 +523,12 @@ fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Lis
         }
         InputKind::HostObject => {
             let elf = host::parse(data)?;
-            let note = format!("ELF{} e_machine {} e_type {}", if elf.class64 { 64 } else { 32 }, elf.e_machine, elf.e_type);
+            let note = format!(
+                "ELF{} e_machine {} e_type {}",
+                if elf.class64 { 64 } else { 32 },
+                elf.e_machine,
+                elf.e_type
+            );
             out.push(line(depth, path, Node::HostObject, offset, size, Some(note)));
             let sections = host::fatbin_sections(data)?;
             if sections.is_empty() && elf.section(host::FATBIN_SEGMENT_SECTION).is_some() {
@@ -482,7 +538,10 @@ fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Lis
                     Node::Unknown,
                     0,
                     0,
-                    Some("has .nvFatBinSegment but no fatbin section: nvlink fails with \"Could not find fatbin\"".into()),
+                    Some(
+                        "has .nvFatBinSegment but no fatbin section: nvlink fails with \"Could not find fatbin\""
+                            .into(),
+                    ),
                 ));
             }
             for s in &sections {
@@ -492,9 +551,21 @@ fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Lis
                 } else {
                     "executable device code; nvlink ignores this section"
                 };
-                out.push(line(depth + 1, &format!("{path}:{}", s.section), Node::Section, s.offset, s.data.len() as u64, Some(note.into())));
-                let prefix = if s.read_by_nvlink() { String::new() } else { format!("{}:", s.section) };
-                list_fatbin(path, &prefix, s.data, depth + 2, s.read_by_nvlink(), out).map_err(|e| e.in_context(ctx))?;
+                out.push(line(
+                    depth + 1,
+                    &format!("{path}:{}", s.section),
+                    Node::Section,
+                    s.offset,
+                    s.data.len() as u64,
+                    Some(note.into()),
+                ));
+                let prefix = if s.read_by_nvlink() {
+                    String::new()
+                } else {
+                    format!("{}:", s.section)
+                };
+                list_fatbin(path, &prefix, s.data, depth + 2, s.read_by_nvlink(), out)
+                    .map_err(|e| e.in_context(ctx))?;
             }
         }
         InputKind::Archive => {
@@ -502,7 +573,12 @@ fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Lis
                 return Err(FormatError::new(0, "archives nested too deeply"));
             }
             let a = archive::parse(data)?;
-            let note = format!("{} archive, {} members, {} symbols", a.format, a.members.len(), a.symbols.len());
+            let note = format!(
+                "{} archive, {} members, {} symbols",
+                a.format,
+                a.members.len(),
+                a.symbols.len()
+            );
             out.push(line(depth, path, Node::Archive, offset, size, Some(note)));
             for m in &a.members {
                 let p = format!("{path}({})", m.name);
@@ -513,7 +589,14 @@ fn list_in(path: &str, data: &[u8], offset: u64, depth: usize, out: &mut Vec<Lis
     Ok(())
 }
 
-fn list_fatbin(path: &str, prefix: &str, data: &[u8], depth: usize, nvlink_reads: bool, out: &mut Vec<Listing>) -> Result<()> {
+fn list_fatbin(
+    path: &str,
+    prefix: &str,
+    data: &[u8],
+    depth: usize,
+    nvlink_reads: bool,
+    out: &mut Vec<Listing>,
+) -> Result<()> {
     let fb = fatbin::parse_headers(data)?;
     let mut labels = Labels::default();
     let several = fb.containers.len() > 1;
@@ -523,14 +606,28 @@ fn list_fatbin(path: &str, prefix: &str, data: &[u8], depth: usize, nvlink_reads
             (true, n) if n > 0 => Some("nvlink ignores every container after the first".to_string()),
             _ => None,
         };
-        out.push(line(depth, &format!("{path}[{prefix}container {}]", ci + 1), Node::Container, c.offset, c.size(), note));
+        out.push(line(
+            depth,
+            &format!("{path}[{prefix}container {}]", ci + 1),
+            Node::Container,
+            c.offset,
+            c.size(),
+            note,
+        ));
         let mut group = None;
         for e in &fb.entries[c.entries.clone()] {
             let mut d = depth + 1;
             if let Some(g) = e.group {
                 if group != Some(g.entry_offset) {
                     group = Some(g.entry_offset);
-                    let mut l = line(d, &format!("{path}[{prefix}group]"), Node::Group, g.entry_offset, e.stored_size, None);
+                    let mut l = line(
+                        d,
+                        &format!("{path}[{prefix}group]"),
+                        Node::Group,
+                        g.entry_offset,
+                        e.stored_size,
+                        None,
+                    );
                     l.entry = Some(EntryInfo {
                         kind: "group".into(),
                         arch: String::new(),
@@ -598,7 +695,11 @@ mod tests {
     /// The SM number in a cuobjdump file name like `x.2.sm_100.cubin` or `c.sm_90.ptx`.
     fn sm_of_name(file: &str) -> u32 {
         let s = &file[file.rfind("sm_").unwrap() + 3..];
-        s.chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+        s.chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .unwrap()
     }
 
     #[test]
@@ -615,7 +716,10 @@ mod tests {
         }
         assert_eq!(classify(&sample("expected/a_sm90.1.sm_90.cubin")), InputKind::Cubin);
         assert_eq!(classify(&sample("expected/a_sm90.1.sm_90.ptx")), InputKind::Ptx);
-        assert_eq!(classify(b"/* x */\n  // y\n.version 9.5\n.target sm_90"), InputKind::Ptx);
+        assert_eq!(
+            classify(b"/* x */\n  // y\n.version 9.5\n.target sm_90"),
+            InputKind::Ptx
+        );
         assert_eq!(classify(b""), InputKind::Unknown);
         assert_eq!(classify(b"hello"), InputKind::Unknown);
         assert_eq!(classify(&sample("a.cu")), InputKind::Unknown);
@@ -632,13 +736,26 @@ mod tests {
             if *name == "libcubins.a" {
                 // cuobjdump shows nothing for cubin members; culdb returns them.
                 let paths: Vec<_> = got.iter().map(|m| m.path.as_str()).collect();
-                assert_eq!(paths, ["libcubins.a(kernel_a_with_a_long_name.cubin)", "libcubins.a(b.cubin)"]);
+                assert_eq!(
+                    paths,
+                    ["libcubins.a(kernel_a_with_a_long_name.cubin)", "libcubins.a(b.cubin)"]
+                );
                 assert!(got.iter().all(|m| m.kind == InputKind::Archive && m.sm == Some(90)));
                 continue;
             }
-            assert_eq!(got.len(), want.len(), "{name}: {:?}", got.iter().map(|m| &m.path).collect::<Vec<_>>());
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "{name}: {:?}",
+                got.iter().map(|m| &m.path).collect::<Vec<_>>()
+            );
             for (m, (_, file)) in got.iter().zip(&want) {
-                assert_eq!(&*m.data, &sample(&format!("expected/{file}"))[..], "{name}: {} vs {file}", m.path);
+                assert_eq!(
+                    &*m.data,
+                    &sample(&format!("expected/{file}"))[..],
+                    "{name}: {} vs {file}",
+                    m.path
+                );
                 assert_eq!(m.sm, Some(sm_of_name(file)), "{name}: {}", m.path);
                 assert_eq!(m.kind, InputKind::Fatbin);
                 if let Cow::Borrowed(b) = &m.data {
@@ -667,7 +784,10 @@ mod tests {
                     Some((kind.to_string(), SmArch::parse(&e.arch).unwrap().sm))
                 })
                 .collect();
-            let want: Vec<(String, u32)> = expected_list(name).into_iter().map(|(k, f)| (k, sm_of_name(&f))).collect();
+            let want: Vec<(String, u32)> = expected_list(name)
+                .into_iter()
+                .map(|(k, f)| (k, sm_of_name(&f)))
+                .collect();
             if *name != "libcubins.a" {
                 assert_eq!(got, want, "{name}");
             }
@@ -725,9 +845,15 @@ mod tests {
         );
         assert!(l[5].note.as_deref().unwrap().contains("ignores"));
         let e = l[3].entry.as_ref().unwrap();
-        assert_eq!((e.compression.as_str(), e.version.as_str(), e.host.as_str()), ("zstd", "1.8", "linux"));
+        assert_eq!(
+            (e.compression.as_str(), e.version.as_str(), e.host.as_str()),
+            ("zstd", "1.8", "linux")
+        );
         assert!(e.bits64 && !e.debug);
-        assert_eq!(l[4].entry.as_ref().unwrap().options.as_deref(), Some("--compile-only  "));
+        assert_eq!(
+            l[4].entry.as_ref().unwrap().options.as_deref(),
+            Some("--compile-only  ")
+        );
 
         let data = sample("concat.o");
         let l = list("concat.o", &data).unwrap();
@@ -749,7 +875,10 @@ mod tests {
         let l = list("libab.a", &data).unwrap();
         assert_eq!(l[0].node, Node::Archive);
         assert!(l[0].note.as_deref().unwrap().starts_with("gnu archive, 2 members"));
-        assert_eq!((l[1].depth, l[1].node, l[1].path.as_str()), (1, Node::HostObject, "libab.a(a_sm90.o)"));
+        assert_eq!(
+            (l[1].depth, l[1].node, l[1].path.as_str()),
+            (1, Node::HostObject, "libab.a(a_sm90.o)")
+        );
         assert!(l.iter().any(|x| x.path == "libab.a(b.o)[sm_90]" && x.depth == 4));
 
         let data = sample("exec.o");
@@ -771,7 +900,10 @@ mod tests {
         assert_eq!(got[0].path, "exec.o[.nv_fatbin:sm_90]");
         let data = sample("expected/a_sm90.1.sm_90.cubin");
         let got = cubins("a.cubin", &data, None).unwrap();
-        assert_eq!((got[0].path.as_str(), got[0].kind, got[0].sm), ("a.cubin", InputKind::Cubin, Some(90)));
+        assert_eq!(
+            (got[0].path.as_str(), got[0].kind, got[0].sm),
+            ("a.cubin", InputKind::Cubin, Some(90))
+        );
         assert!(matches!(got[0].data, Cow::Borrowed(_)));
     }
 
@@ -810,8 +942,14 @@ mod tests {
         assert_eq!(picks("nocomp.fatbin", "sm_100"), ["cubin nocomp.fatbin[sm_100]"]);
         assert_eq!(picks("nocomp.fatbin", "sm_90"), ["ptx nocomp.fatbin[compute_80]"]);
         // Every host-object member of an archive; no warnings for members.
-        assert_eq!(picks("libab.a", "sm_90"), ["cubin libab.a(a_sm90.o)[sm_90]", "cubin libab.a(b.o)[sm_90]"]);
-        assert_eq!(picks("libab.a", "sm_80"), ["none libab.a(a_sm90.o) false", "none libab.a(b.o) false"]);
+        assert_eq!(
+            picks("libab.a", "sm_90"),
+            ["cubin libab.a(a_sm90.o)[sm_90]", "cubin libab.a(b.o)[sm_90]"]
+        );
+        assert_eq!(
+            picks("libab.a", "sm_80"),
+            ["none libab.a(a_sm90.o) false", "none libab.a(b.o) false"]
+        );
         // Cubin members of archives are ignored.
         assert!(picks("libcubins.a", "sm_90").is_empty());
 
@@ -832,7 +970,10 @@ mod tests {
         let data = sample("lz4.o");
         let secs = host::embedded_fatbins(&data).unwrap();
         let e = fatbin::parse(secs[0].1).unwrap();
-        assert!(e.iter().all(|e| e.compression == Compression::Lz4 && e.compressed && e.decoded));
+        assert!(
+            e.iter()
+                .all(|e| e.compression == Compression::Lz4 && e.compressed && e.decoded)
+        );
         let data = sample("debug.o");
         let secs = host::embedded_fatbins(&data).unwrap();
         let e = fatbin::parse(secs[0].1).unwrap();
@@ -871,15 +1012,21 @@ mod tests {
         for name in all {
             let data = sample(name);
             let n = data.len();
-            let lens = (0..n.min(600)).chain((600..n).step_by(13)).chain(n.saturating_sub(600)..n);
+            // Every prefix near the start and the end, ~300 in between.
+            let stride = (n / 300).max(1);
+            let lens = (0..n.min(256))
+                .chain((256..n).step_by(stride))
+                .chain(n.saturating_sub(64)..=n);
             for len in lens {
                 exercise(&data[..len]);
             }
-            // Damage: single bytes overwritten at a stride.
+            // Damage: every byte of every fatbin header, and a spread of others.
+            let mut spots: Vec<usize> = (0..n).step_by((n / 200).max(1)).collect();
+            spots.extend(fatbin_header_spots(&data));
             let mut d = data.clone();
-            for i in (0..n).step_by(7) {
+            for i in spots {
                 let old = d[i];
-                for v in [0x00, 0xff, old ^ 0x80] {
+                for v in [0xff, old ^ 0x80] {
                     d[i] = v;
                     exercise(&d);
                 }
@@ -899,7 +1046,11 @@ mod tests {
                     })
                     .collect();
                 exercise(&g);
-                for magic in [&b"!<arch>\n"[..], b"\x50\xed\x55\xba\x01\x00\x10\x00", b"\x7fELF\x02\x01\x01\x00"] {
+                for magic in [
+                    &b"!<arch>\n"[..],
+                    b"\x50\xed\x55\xba\x01\x00\x10\x00",
+                    b"\x7fELF\x02\x01\x01\x00",
+                ] {
                     let mut h = magic.to_vec();
                     h.extend_from_slice(&g);
                     exercise(&h);
@@ -908,14 +1059,42 @@ mod tests {
         }
     }
 
+    /// File offsets of the bytes of every container and entry header.
+    fn fatbin_header_spots(data: &[u8]) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut fatbins: Vec<(usize, &[u8])> = Vec::new();
+        match classify(data) {
+            InputKind::Fatbin => fatbins.push((0, data)),
+            InputKind::HostObject => {
+                for s in host::fatbin_sections(data).unwrap() {
+                    fatbins.push((s.offset as usize, s.data));
+                }
+            }
+            _ => {}
+        }
+        for (base, d) in fatbins {
+            let fb = fatbin::parse_headers(d).unwrap();
+            for c in &fb.containers {
+                out.extend((0..16).map(|i| base + c.offset as usize + i));
+            }
+            for e in &fb.entries {
+                let len = if e.group.is_some() {
+                    0x40
+                } else {
+                    e.header_size as usize
+                };
+                out.extend((0..len).map(|i| base + e.offset as usize + i));
+                out.extend((0..16).map(|i| base + e.payload_offset as usize + i));
+            }
+        }
+        out
+    }
+
     fn exercise(d: &[u8]) {
         let _ = classify(d);
         let _ = list("x", d);
         let _ = cubins("x", d, None);
         let _ = pick("x", d, SmArch::new(90));
-        let _ = fatbin::parse(d);
-        let _ = host::parse(d);
-        let _ = archive::parse(d);
     }
 
     #[test]
@@ -933,7 +1112,10 @@ mod tests {
         d[at] ^= 0xff;
         let e = cubins("libab.a", &d, None).unwrap_err();
         assert_eq!(e.offset, 0);
-        assert!(e.context.contains("member a_sm90.o at 0x") && e.context.contains("section __nv_relfatbin at 0x"), "{e}");
+        assert!(
+            e.context.contains("member a_sm90.o at 0x") && e.context.contains("section __nv_relfatbin at 0x"),
+            "{e}"
+        );
         assert!(e.msg.contains("magic"), "{e}");
     }
 }

@@ -24,6 +24,9 @@ pub struct Header {
     pub e_version: u32,
     pub e_entry: u64,
     pub e_flags: u32,
+    /// e_phentsize as written: 56, or 0 in some relocatable cubins without
+    /// program headers (nvcc --cubin writes 0, ptxas -c writes 56).
+    pub e_phentsize: u16,
 }
 
 impl Header {
@@ -65,8 +68,14 @@ impl Section<'_> {
         }
     }
 
+    /// Relocation sections: SHT_REL, SHT_RELA and the Mercury RELA type.
     pub fn is_reloc(&self) -> bool {
-        self.sh_type == SHT_REL || self.sh_type == SHT_RELA
+        matches!(self.sh_type, SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA)
+    }
+
+    /// Whether records carry an addend (RELA layout).
+    pub fn has_addends(&self) -> bool {
+        self.sh_type != SHT_REL
     }
 
     pub fn into_owned(self) -> Section<'static> {
@@ -141,7 +150,10 @@ pub const PT_PHDR: u32 = 6;
 pub struct Cubin<'a> {
     pub header: Header,
     pub sections: Vec<Section<'a>>,
+    /// The .symtab symbols.
     pub symbols: Vec<Symbol>,
+    /// The .nv.merc.symtab symbols of a Mercury (sm_100+) cubin; empty otherwise.
+    pub merc_symbols: Vec<Symbol>,
     pub segments: Vec<Segment>,
 }
 
@@ -162,9 +174,28 @@ impl<'a> Cubin<'a> {
             .unwrap_or("<bad section>")
     }
 
-    /// Name of symbol `idx`; a section symbol is named after its section.
+    /// Name of .symtab symbol `idx`; a section symbol is named after its section.
     pub fn symbol_name(&self, idx: usize) -> String {
-        match self.symbols.get(idx) {
+        self.name_in(&self.symbols, idx)
+    }
+
+    /// The symbol table a section's symbol indices refer to (through sh_link):
+    /// .nv.merc.symtab for the Mercury sections, .symtab otherwise.
+    pub fn symbols_for(&self, s: &Section<'_>) -> &[Symbol] {
+        match self.sections.get(s.link as usize) {
+            Some(t) if t.sh_type == SHT_CUDA_MERC_SYMTAB => &self.merc_symbols,
+            _ => &self.symbols,
+        }
+    }
+
+    /// Name of symbol `idx` of the table section `s` refers to.
+    pub fn symbol_name_for(&self, s: &Section<'_>, idx: usize) -> String {
+        self.name_in(self.symbols_for(s), idx)
+    }
+
+    /// Name of symbol `idx` of `table` (one of this cubin's two tables).
+    pub fn name_in(&self, table: &[Symbol], idx: usize) -> String {
+        match table.get(idx) {
             None => format!("<bad symbol {idx}>"),
             Some(s) if s.sym_type == STT_SECTION && s.name.is_empty() => {
                 self.section_name(s.shndx as usize).to_string()
@@ -178,6 +209,7 @@ impl<'a> Cubin<'a> {
             header: self.header,
             sections: self.sections.into_iter().map(Section::into_owned).collect(),
             symbols: self.symbols,
+            merc_symbols: self.merc_symbols,
             segments: self.segments,
         }
     }

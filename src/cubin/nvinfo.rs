@@ -84,22 +84,26 @@ pub mod code {
     pub const LOAD_CACHE_REQUEST: u8 = 0x26;
     pub const ATOM16_EMUL_INSTR_REG_MAP: u8 = 0x2e;
     pub const REGCOUNT: u8 = 0x2f;
+    pub const QUERY_NUMATTRIB: u8 = 0x1a;
     pub const SHARED_SCRATCH: u8 = 0x32;
     pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
     pub const CUDA_API_VERSION: u8 = 0x37;
     pub const MBARRIER_INSTR_OFFSETS: u8 = 0x39;
     pub const COROUTINE_RESUME_ID_OFFSETS: u8 = 0x3a;
     pub const SAM_REGION_STACK_SIZE: u8 = 0x3b;
+    pub const PER_REG_TARGET_PERF_STATS: u8 = 0x3c;
     pub const KPARAM_INFO_V2: u8 = 0x45;
     pub const SHADER_TYPE: u8 = 0x49;
     pub const NUM_BARRIERS: u8 = 0x4c;
     pub const TEXMODE_INDEPENDENT: u8 = 0x4d;
+    pub const AT_ENTRY_FRAGMENTS: u8 = 0x4f;
     pub const SPARSE_MMA_MASK: u8 = 0x50;
     pub const ANNOTATIONS: u8 = 0x55;
     pub const STUB_FUNCTION_KIND: u8 = 0x58;
     pub const SYSCALLS_FALLBACK: u8 = 0x5d;
     pub const LANGUAGE: u8 = 0x66;
     pub const NVSAL_SW_WAR: u8 = 0x6b;
+    pub const INSTR_OFFSETS: u8 = 0x6c;
 }
 
 /// Where an attribute's SVAL payload holds symbol indices (what nvlink remaps).
@@ -984,13 +988,14 @@ fn generic_words(words: &[u32]) -> String {
     words.iter().map(|w| format!("0x{w:x} ")).collect()
 }
 
-/// cuobjdump's text for an SVAL payload.
+/// cuobjdump's text for an SVAL payload. Like cuobjdump it reads the payload
+/// as words whatever its size, and uses the leading words a form needs.
 fn block_text(attr: u8, b: &Block, sym_name: &dyn Fn(u32) -> String) -> String {
     use code::*;
     let named = |i: u32| format!("{}(0x{i:x})", sym_name(i));
     let w = b.words();
-    match (attr, b) {
-        (EXTERNS, _) => {
+    match attr {
+        EXTERNS => {
             let mut s = "externs:\t".to_string();
             for i in &w {
                 s.push_str(&named(*i));
@@ -998,7 +1003,7 @@ fn block_text(attr: u8, b: &Block, sym_name: &dyn Fn(u32) -> String) -> String {
             }
             s
         }
-        (FRAME_SIZE | MIN_STACK_SIZE | REGCOUNT | SAM_REGION_STACK_SIZE | LOAD_CACHE_REQUEST, _) if w.len() >= 2 => {
+        FRAME_SIZE | MIN_STACK_SIZE | REGCOUNT | SAM_REGION_STACK_SIZE | LOAD_CACHE_REQUEST if w.len() >= 2 => {
             let what = match attr {
                 FRAME_SIZE => format!("frame size: 0x{:x}", w[1]),
                 MIN_STACK_SIZE => format!("min stack size: 0x{:x}", w[1]),
@@ -1008,50 +1013,82 @@ fn block_text(attr: u8, b: &Block, sym_name: &dyn Fn(u32) -> String) -> String {
             };
             format!("function: {}\t{what}", named(w[0]))
         }
-        (KPARAM_INFO, Block::KParamInfo(k)) => format!(
-            "Index : 0x{:x}\tOrdinal : 0x{:x}\tOffset  : 0x{:x}\tSize    : 0x{:x}\n\t\tPointee's logAlignment : 0x{:x}\tSpace : 0x{:x}\tcbank : 0x{:x}\tParameter Space : {}\t",
-            k.index,
-            k.ordinal,
-            k.offset,
-            k.size,
-            k.log_align,
-            k.space,
-            k.cbank,
-            if k.is_smem { "SMEM" } else { "CBANK" }
-        ),
-        (KPARAM_INFO_V2, Block::KParamInfoV2(k)) => format!(
-            "Index : 0x{:x}\tOrdinal : 0x{:x}\tOffset  : 0x{:x}\tSize    : 0x{:x}\n\t\tPointee's logAlignment : 0x{:x}\tSpace : 0x{:x}\t",
-            k.index,
-            k.ordinal,
-            k.offset,
-            k.size,
-            k.log_align,
-            k.space()
-        ),
-        (SHARED_SCRATCH, _) if w.len() >= 2 => format!("start offset: 0x{:x}\tsize: {}", w[0], w[1]),
-        (ATOM16_EMUL_INSTR_REG_MAP, _) => w
+        KPARAM_INFO if w.len() >= 3 => {
+            let k = KParamInfo::from_words([w[0], w[1], w[2]]);
+            format!(
+                "Index : 0x{:x}\tOrdinal : 0x{:x}\tOffset  : 0x{:x}\tSize    : 0x{:x}\n\t\tPointee's logAlignment : 0x{:x}\tSpace : 0x{:x}\tcbank : 0x{:x}\tParameter Space : {}\t",
+                k.index,
+                k.ordinal,
+                k.offset,
+                k.size,
+                k.log_align,
+                k.space,
+                k.cbank,
+                if k.is_smem { "SMEM" } else { "CBANK" }
+            )
+        }
+        KPARAM_INFO_V2 if w.len() >= 3 => {
+            let k = KParamInfoV2::from_words([w[0], w[1], w[2]]);
+            format!(
+                "Index : 0x{:x}\tOrdinal : 0x{:x}\tOffset  : 0x{:x}\tSize    : 0x{:x}\n\t\tPointee's logAlignment : 0x{:x}\tSpace : 0x{:x}\t",
+                k.index,
+                k.ordinal,
+                k.offset,
+                k.size,
+                k.log_align,
+                k.space()
+            )
+        }
+        QUERY_NUMATTRIB if !w.is_empty() => {
+            let b = w[0].to_le_bytes();
+            format!(
+                "NumAttrib for Texture query descriptor in Unified Mode: 0x{:x}\n\t\tNumAttrib for Texture query descriptor in Independent Mode: 0x{:x}\n\t\tNumAttrib for Sampler query descriptor in Independent Mode: 0x{:x}\n\t\tNumAttrib for Surface query descriptor : 0x{:x}",
+                b[0], b[1], b[2], b[3]
+            )
+        }
+        SHARED_SCRATCH if w.len() >= 2 => format!("start offset: 0x{:x}\tsize: {}", w[0], w[1]),
+        ATOM16_EMUL_INSTR_REG_MAP => w
             .chunks_exact(2)
-            .map(|p| format!("(0x{:x}, {})  ", p[0], p[1]))
+            .map(|p| format!("(0x{:x}, {})  ", p[0], p[1] & 0xffff))
             .collect(),
-        (COROUTINE_RESUME_ID_OFFSETS, _) => w
+        COROUTINE_RESUME_ID_OFFSETS => w
             .chunks_exact(2)
             .map(|p| format!("({}, 0x{:x})  ", p[0], p[1]))
             .collect(),
-        (INDIRECT_BRANCH_TARGETS, Block::IndirectBranchTargets { branches }) => {
-            let mut s = String::new();
-            for br in branches {
-                s.push_str(&format!(
-                    "\n\t\tOffset of Indirect Branch: 0x{:x}\t Number of targets: {}\n\t\tTargets: {}\n",
-                    br.offset,
-                    br.targets.len(),
-                    generic_words(&br.targets)
-                ));
+        PER_REG_TARGET_PERF_STATS => w
+            .chunks_exact(4)
+            .map(|p| {
+                format!(
+                    "({}, {:.6})  ",
+                    p[0],
+                    f64::from_bits(u64::from(p[2]) | u64::from(p[3]) << 32)
+                )
+            })
+            .collect(),
+        INDIRECT_BRANCH_TARGETS => match b {
+            Block::IndirectBranchTargets { branches } => {
+                let mut s = String::new();
+                for br in branches {
+                    s.push_str(&format!(
+                        "\n\t\tOffset of Indirect Branch: 0x{:x}\t Number of targets: {}\n\t\tTargets: {}\n",
+                        br.offset,
+                        br.targets.len(),
+                        generic_words(&br.targets)
+                    ));
+                }
+                s
             }
-            s
-        }
-        (MBARRIER_INSTR_OFFSETS, Block::MbarrierInstrs { instrs }) => {
+            _ => generic_words(&w),
+        },
+        MBARRIER_INSTR_OFFSETS => {
             let mut s = String::new();
-            for m in instrs {
+            for c in w.chunks_exact(4) {
+                let m = MbarrierInstr {
+                    offset: c[0],
+                    reg: c[1],
+                    imm: c[2],
+                    info: c[3],
+                };
                 let imm = if m.imm == 0 {
                     String::new()
                 } else if m.imm_signed() {
@@ -1072,13 +1109,25 @@ fn block_text(attr: u8, b: &Block, sym_name: &dyn Fn(u32) -> String) -> String {
         }
         // Kind 2 (InstructionInfo) has a longer, variable layout; cuobjdump prints
         // every other kind as SpillRefill.
-        (ANNOTATIONS, _) if w.len().is_multiple_of(2) && w.chunks_exact(2).all(|p| !(2..=5).contains(&p[0])) => w
+        ANNOTATIONS if w.len().is_multiple_of(2) && w.chunks_exact(2).all(|p| !(2..=5).contains(&p[0])) => w
             .chunks_exact(2)
             .map(|p| format!("SpillRefill : \tOffset : 0x{:x}", p[1]))
             .collect::<Vec<_>>()
             .join("\n\t\t"),
-        (SYSCALLS_FALLBACK, _) => w.chunks_exact(2).map(|p| format!("{} -> {}\n", named(p[0]), named(p[1]))).collect(),
-        (LANGUAGE, _) => {
+        AT_ENTRY_FRAGMENTS => {
+            let mut s = "At Entry Fragments :\t".to_string();
+            for v in &w {
+                s.push(' ');
+                s.push_str(at_entry_fragment_name(*v));
+            }
+            s.push('\n');
+            s
+        }
+        SYSCALLS_FALLBACK => w
+            .chunks_exact(2)
+            .map(|p| format!("{} -> {}\n", named(p[0]), named(p[1])))
+            .collect(),
+        LANGUAGE => {
             let mut s = "Language:\t".to_string();
             for v in &w {
                 s.push(' ');
@@ -1087,7 +1136,38 @@ fn block_text(attr: u8, b: &Block, sym_name: &dyn Fn(u32) -> String) -> String {
             s.push('\n');
             s
         }
+        INSTR_OFFSETS if !w.is_empty() => {
+            let mut s = format!("Instruction Kind : {}", instr_kind_name(w[0]));
+            for o in &w[1..] {
+                s.push_str(&format!("\n\t\t0x{o:x}"));
+            }
+            s
+        }
         _ => generic_words(&w),
+    }
+}
+
+fn at_entry_fragment_name(v: u32) -> &'static str {
+    match v {
+        1 => "AT_ENTRY_FRAGMENT_TEST1",
+        2 => "AT_ENTRY_FRAGMENT_TEST2",
+        3 => "AT_ENTRY_FRAGMENT_TEST3",
+        4 => "AT_ENTRY_FRAGMENT_TMEM_CTA1",
+        5 => "AT_ENTRY_FRAGMENT_TMEM_CTA2",
+        6 => "AT_ENTRY_FRAGMENT_TMEM_CTA1_V2",
+        7 => "AT_ENTRY_FRAGMENT_TMEM_CTA2_V2",
+        8 => "AT_ENTRY_FRAGMENT_RESIZE_SMEM",
+        9 => "AT_ENTRY_FRAGMENT_DEVICE_MEMCPY",
+        _ => "unknown Attribute",
+    }
+}
+
+fn instr_kind_name(v: u32) -> &'static str {
+    match v {
+        1 => "PREFETCH_L1_VALID_ADDR",
+        2 => "FENCE_PROXY_ASYNC_GENERIC_SR_SMEM_READS_RELEASE_CLUSTER",
+        3 => "FENCE_ALIAS_SR_READ_RELEASE_SYS",
+        _ => "UNKNOWN",
     }
 }
 
@@ -1146,7 +1226,7 @@ pub(crate) mod test_support {
         let mut samples: Vec<PathBuf> = std::fs::read_dir(data_dir())
             .unwrap()
             .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
+            .filter(|p| p.join("meta.txt").is_file())
             .collect();
         samples.sort();
         assert!(!samples.is_empty());

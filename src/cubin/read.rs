@@ -96,10 +96,17 @@ pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
         });
     }
 
-    let symbols = parse_symbols(data, shdrs, &sections, shoff)?;
+    let symbols = parse_symbols(data, shdrs, &sections, shoff, SHT_SYMTAB)?;
+    let merc_symbols = parse_symbols(data, shdrs, &sections, shoff, SHT_CUDA_MERC_SYMTAB)?;
     for i in 0..sections.len() {
         if sections[i].is_reloc() {
-            let relocs = parse_relocs(data, &shdrs[i], &sections[i], symbols.len(), shdr_off(i))?;
+            let linked = sections.get(sections[i].link as usize).map(|t| t.sh_type);
+            let nsyms = if linked == Some(SHT_CUDA_MERC_SYMTAB) {
+                merc_symbols.len()
+            } else {
+                symbols.len()
+            };
+            let relocs = parse_relocs(data, &shdrs[i], &sections[i], nsyms, shdr_off(i))?;
             sections[i].relocs = relocs;
         }
     }
@@ -108,8 +115,21 @@ pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
         header,
         sections,
         symbols,
+        merc_symbols,
         segments,
     })
+}
+
+/// The file offset of each section, by index, as the section headers state it
+/// (empty when the headers cannot be read). For messages about file bytes.
+pub fn section_offsets(data: &[u8]) -> Vec<u64> {
+    let Ok(ehdr) = pod_at::<FileHeader64<LE>>(data, 0, "ELF header") else {
+        return Vec::new();
+    };
+    match section_headers(data, ehdr) {
+        Ok(shdrs) => shdrs.iter().map(|sh| sh.sh_offset.get(LE)).collect(),
+        Err(_) => Vec::new(),
+    }
 }
 
 fn parse_header(data: &[u8]) -> Result<Header> {
@@ -147,6 +167,7 @@ fn parse_header(data: &[u8]) -> Result<Header> {
         e_version: ehdr.e_version.get(LE),
         e_entry: ehdr.e_entry.get(LE),
         e_flags: ehdr.e_flags.get(LE).0,
+        e_phentsize: ehdr.e_phentsize.get(LE),
     })
 }
 
@@ -202,13 +223,15 @@ fn section_bytes<'d>(data: &'d [u8], sh: &SectionHeader64<LE>, hdr_at: u64) -> R
     }
 }
 
+/// The symbols of the first section of type `table_type` (.symtab or .nv.merc.symtab).
 fn parse_symbols(
     data: &[u8],
     shdrs: &[SectionHeader64<LE>],
     sections: &[Section<'_>],
     shoff: u64,
+    table_type: u32,
 ) -> Result<Vec<Symbol>> {
-    let Some(idx) = sections.iter().position(|s| s.sh_type == SHT_SYMTAB) else {
+    let Some(idx) = sections.iter().position(|s| s.sh_type == table_type) else {
         return Ok(Vec::new());
     };
     let symtab = &sections[idx];
@@ -275,7 +298,7 @@ fn parse_relocs(
     nsyms: usize,
     hdr_at: u64,
 ) -> Result<Vec<Reloc>> {
-    let rela = sec.sh_type == SHT_RELA;
+    let rela = sec.has_addends();
     let entsize = if rela { 24 } else { 16 };
     if !sec.data.len().is_multiple_of(entsize) {
         return Err(FormatError::new(

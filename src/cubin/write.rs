@@ -38,6 +38,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         .position(|s| s.name == ".shstrtab" && s.sh_type == SHT_STRTAB)
         .unwrap_or(0);
     let symtab_idx = c.sections.iter().position(|s| s.sh_type == SHT_SYMTAB);
+    let merc_idx = c.sections.iter().position(|s| s.sh_type == SHT_CUDA_MERC_SYMTAB);
 
     // Rebuild the tables' contents.
     let mut contents: Vec<Option<Vec<u8>>> = vec![None; nsec];
@@ -51,7 +52,10 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     } else if c.sections.iter().skip(1).any(|s| !s.name.is_empty()) {
         return Err(WriteError("sections have names but there is no .shstrtab".into()));
     }
-    if let Some(si) = symtab_idx {
+    // Symbol tables (.symtab and .nv.merc.symtab may share one string table).
+    let mut strtabs: HashMap<usize, StrTab> = HashMap::new();
+    for (si, table) in [(symtab_idx, &c.symbols), (merc_idx, &c.merc_symbols)] {
+        let Some(si) = si else { continue };
         let strndx = c.sections[si].link as usize;
         if strndx == 0 || strndx >= nsec || c.sections[strndx].sh_type != SHT_STRTAB {
             return Err(WriteError(format!(
@@ -59,13 +63,15 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                 c.sections[si].name
             )));
         }
-        let mut tab = if strndx == shstrndx {
-            StrTab::from_vec(contents[shstrndx].take().unwrap_or_default())
-        } else {
-            StrTab::from_existing(&c.sections[strndx].data)
-        };
-        let mut syms = Vec::with_capacity(c.symbols.len() * 24);
-        for s in &c.symbols {
+        let tab = strtabs.entry(strndx).or_insert_with(|| {
+            if strndx == shstrndx {
+                StrTab::from_vec(contents[shstrndx].take().unwrap_or_default())
+            } else {
+                StrTab::from_existing(&c.sections[strndx].data)
+            }
+        });
+        let mut syms = Vec::with_capacity(table.len() * 24);
+        for s in table {
             let name = if s.name.is_empty() { 0 } else { tab.offset_of(&s.name) };
             syms.extend_from_slice(&name.to_le_bytes());
             syms.push((s.binding << 4) | (s.sym_type & 0xf));
@@ -75,13 +81,16 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             syms.extend_from_slice(&s.size.to_le_bytes());
         }
         contents[si] = Some(syms);
+    }
+    for (strndx, tab) in strtabs {
         contents[strndx] = Some(tab.bytes);
     }
     for (i, s) in c.sections.iter().enumerate() {
         if s.is_reloc() {
             let mut out = Vec::with_capacity(s.relocs.len() * 24);
+            let nsyms = c.symbols_for(s).len();
             for r in &s.relocs {
-                if r.sym as usize >= c.symbols.len().max(1) {
+                if r.sym as usize >= nsyms.max(1) {
                     return Err(WriteError(format!(
                         "relocation at {:#x} in {} refers to symbol {}, past the last symbol",
                         r.offset, s.name, r.sym
@@ -89,7 +98,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                 }
                 out.extend_from_slice(&r.offset.to_le_bytes());
                 out.extend_from_slice(&(((r.sym as u64) << 32) | r.rtype as u64).to_le_bytes());
-                if s.sh_type == SHT_RELA {
+                if s.has_addends() {
                     out.extend_from_slice(&r.addend.to_le_bytes());
                 }
             }
@@ -114,7 +123,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             pos += data_of(i).len() as u64;
         }
     }
-    let shoff = if nsec > 0 { align_up(pos, 8).unwrap_or(pos) } else { 0 };
+    let shoff = if nsec > 0 { align_up(pos, 4).unwrap_or(pos) } else { 0 };
     let phoff = if c.segments.is_empty() {
         0
     } else {
@@ -142,7 +151,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     put64(&mut out, 40, shoff);
     put32(&mut out, 48, c.header.e_flags);
     put16(&mut out, 52, EHDR_SIZE as u16);
-    put16(&mut out, 54, if c.segments.is_empty() { 0 } else { PHDR_SIZE as u16 });
+    put16(&mut out, 54, if c.segments.is_empty() { c.header.e_phentsize } else { PHDR_SIZE as u16 });
     put16(&mut out, 56, c.segments.len() as u16);
     put16(&mut out, 58, SHDR_SIZE as u16);
     put16(&mut out, 60, nsec as u16);
@@ -188,16 +197,26 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                     )));
                 }
                 let start = offsets[first];
+                // The file image runs to the first NOBITS section's offset (so
+                // it includes the padding before it), else to the end of the
+                // last section; NOBITS sizes are added to the memory image.
                 let mut file_end = start;
-                let mut nobits = 0;
+                let mut nobits_at = None;
                 for (i, s) in c.sections.iter().enumerate().take(last + 1).skip(first) {
                     if is_nobits(s.sh_type) {
-                        nobits += s.nobits_size;
+                        nobits_at.get_or_insert(offsets[i]);
                     } else {
                         file_end = offsets[i] + data_of(i).len() as u64;
                     }
                 }
-                (start, file_end - start, file_end - start + nobits)
+                let file_end = nobits_at.map_or(file_end, |n| n.max(file_end));
+                // NOBITS sections are laid out in memory after the file image,
+                // each at its alignment.
+                let mut mem_end = file_end;
+                for s in c.sections.iter().take(last + 1).skip(first).filter(|s| is_nobits(s.sh_type)) {
+                    mem_end = align_up(mem_end, s.align).unwrap_or(mem_end).saturating_add(s.nobits_size);
+                }
+                (start, file_end - start, mem_end - start)
             }
         };
         let h = (phoff + k as u64 * PHDR_SIZE) as usize;

@@ -74,6 +74,7 @@ pub fn tiny_cubin() -> Cubin<'static> {
             e_version: 1,
             e_entry: 0,
             e_flags: 0x0600_5a04,
+            e_phentsize: 0,
         },
         sections: vec![
             section("", SHT_NULL, 0, 0, Vec::new()),
@@ -89,6 +90,7 @@ pub fn tiny_cubin() -> Cubin<'static> {
             sym("k", STB_GLOBAL, STT_FUNC, 4, 64),
             sym("g", STB_GLOBAL, STT_OBJECT, SHN_UNDEF, 4),
         ],
+        merc_symbols: Vec::new(),
         segments: Vec::new(),
     }
 }

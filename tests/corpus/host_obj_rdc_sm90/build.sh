@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Host objects from nvcc -rdc=true -c (each embeds a fatbin with the sm_90
-# cubin and compute_90 PTX). --keep with a local keep dir keeps nvcc from
+# cubin and compute_90 PTX). --keep (into a temporary keep dir) keeps nvcc from
 # embedding its pid-based temporary file names.
 set -euo pipefail
-rm -rf .keep && mkdir .keep
+keep="$(mktemp -d)"
+trap 'rm -rf "$keep"' EXIT
 for f in main util; do
-  "$CUDA_BIN/nvcc" -arch=sm_90 -rdc=true -c "src/$f.cu" -o "$f.o" --keep --keep-dir .keep
+  "$CUDA_BIN/nvcc" -arch=sm_90 -rdc=true -c "src/$f.cu" -o "$f.o" --keep --keep-dir "$keep"
 done
-rm -rf .keep

@@ -1,1 +1,0 @@
-# 1 "src/util.cu"
