@@ -376,12 +376,24 @@ fn first_byte_difference(x: &[u8], c: &Cubin<'_>, y: &[u8], note: &str) -> Optio
     if x == y {
         return None;
     }
-    let at = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(x.len().min(y.len()));
+    let at = x
+        .iter()
+        .zip(y)
+        .position(|(p, q)| p != q)
+        .unwrap_or(x.len().min(y.len()));
     let region = file_region(x, c, at as u64);
-    let byte = |d: &[u8]| d.get(at).map(|v| format!("{v:#04x}")).unwrap_or_else(|| "end of file".into());
+    let byte = |d: &[u8]| {
+        d.get(at)
+            .map(|v| format!("{v:#04x}"))
+            .unwrap_or_else(|| "end of file".into())
+    };
     Some(diff(
         "file bytes",
-        format!("first difference at offset {at:#x}{note} ({region}); file sizes {:#x} and {:#x}", x.len(), y.len()),
+        format!(
+            "first difference at offset {at:#x}{note} ({region}); file sizes {:#x} and {:#x}",
+            x.len(),
+            y.len()
+        ),
         byte(x),
         byte(y),
     ))
@@ -398,8 +410,15 @@ fn strict_shifted(
     // Layout: A's file laid out again with B's note size. Each piece past the
     // note keeps its alignment and any extra padding it had in A.
     let delta = rb.len() as i64 - ra.len() as i64;
-    let (oa, ob) = (crate::cubin::read::section_offsets(a_bytes), crate::cubin::read::section_offsets(b_bytes));
-    let header_off = |d: &[u8], at: usize| d.get(at..at + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes);
+    let (oa, ob) = (
+        crate::cubin::read::section_offsets(a_bytes),
+        crate::cubin::read::section_offsets(b_bytes),
+    );
+    let header_off = |d: &[u8], at: usize| {
+        d.get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
     // (offset in A, size, alignment, what) in file order.
     let mut pieces: Vec<(u64, u64, u64, String)> = a
         .sections
@@ -424,9 +443,17 @@ fn strict_shifted(
     for (off, size, align, what) in &pieces {
         let natural = end_a.next_multiple_of(*align);
         let extra = off.saturating_sub(natural);
-        let moved = if *off as usize >= ra.end { end_b.next_multiple_of(*align) + extra } else { *off };
+        let moved = if *off as usize >= ra.end {
+            end_b.next_multiple_of(*align) + extra
+        } else {
+            *off
+        };
         expected.push((what.clone(), moved));
-        let size_b = if *off as usize == ra.start { rb.len() as u64 } else { *size };
+        let size_b = if *off as usize == ra.start {
+            rb.len() as u64
+        } else {
+            *size
+        };
         end_a = end_a.max(off + size);
         end_b = end_b.max(moved + size_b);
     }
@@ -481,7 +508,11 @@ fn file_region(bytes: &[u8], c: &Cubin<'_>, at: u64) -> String {
     if at < 64 {
         return "ELF header".into();
     }
-    let shoff = bytes.get(40..48).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0);
+    let shoff = bytes
+        .get(40..48)
+        .and_then(|w| w.try_into().ok())
+        .map(u64::from_le_bytes)
+        .unwrap_or(0);
     let shend = shoff + 64 * c.sections.len() as u64;
     if at >= shoff && at < shend {
         let i = ((at - shoff) / 64) as usize;
@@ -495,5 +526,9 @@ fn file_region(bytes: &[u8], c: &Cubin<'_>, at: u64) -> String {
             return format!("section {} + {:#x}", s.name, at - off);
         }
     }
-    if at >= shend { "program headers".into() } else { "padding between sections".into() }
+    if at >= shend {
+        "program headers".into()
+    } else {
+        "padding between sections".into()
+    }
 }

@@ -103,8 +103,9 @@ pub mod flags {
     pub const ARCH_FAMILY: u64 = 0x20_0000;
     /// Seen on every sm_100+ ELF entry; its options blob is then binary.
     pub const CAPABILITIES: u64 = 0x100_0000;
-    /// Any compression bit, including 0x1000 which older toolkits used.
-    pub const ANY_COMPRESSION: u64 = 0x1000 | COMPRESSED_LZ4 | 0x4000 | COMPRESSED_ZSTD;
+    /// Any compression bit: LZ4, zstd, and 0x1000 (an older NVIDIA scheme
+    /// according to other reverse-engineering; culdb does not decode it).
+    pub const ANY_COMPRESSION: u64 = 0x1000 | COMPRESSED_LZ4 | COMPRESSED_ZSTD;
 }
 
 /// What an entry holds.
@@ -116,8 +117,8 @@ pub enum EntryKind {
     Elf,
     /// NVVM IR for link-time optimisation (needs `nvlink -dlto`).
     Nvvm,
-    /// A concatenated group (only seen by [`parse_headers`] users through
-    /// [`FatbinEntry::group`]; [`parse`] expands groups).
+    /// A concatenated group. Groups are expanded into their images, so this
+    /// kind only shows for a group nested inside a group's table.
     Group,
     /// Any other kind code.
     Other(u16),
@@ -479,11 +480,13 @@ pub enum Choice<'e, 'a> {
 /// * an ELF entry is usable when [`elf_runs_on`] the target, a PTX entry when
 ///   [`ptx_compiles_for`] it; other kinds (NVVM IR) need `-dlto` and are not
 ///   considered;
-/// * among the usable ones the highest SM wins, and on a tie the ELF entry
-///   (sm_80 ELF + compute_80 PTX for sm_86: the sm_80 cubin, no JIT; sm_80 ELF
-///   + compute_86 PTX for sm_86 or sm_89: the PTX is compiled; sm_80 + sm_86
-///   ELF for sm_89: the sm_86 cubin; sm_80 ELF + compute_90 PTX for sm_89: the
-///   sm_80 cubin; sm_80 + sm_90 ELF + compute_90 PTX for sm_100: the PTX).
+/// * among the usable ones the highest SM wins, and on a tie the ELF entry.
+///
+/// Seen: sm_80 ELF + compute_80 PTX for sm_86 gives the sm_80 cubin (no JIT);
+/// sm_80 ELF + compute_86 PTX for sm_86 or sm_89 compiles the PTX; sm_80 +
+/// sm_86 ELF for sm_89 gives the sm_86 cubin; sm_80 ELF + compute_90 PTX for
+/// sm_89 gives the sm_80 cubin; sm_80 + sm_90 ELF + compute_90 PTX for sm_100
+/// compiles the PTX.
 ///
 /// An exact variant match ranks above a compatible one of the same SM.
 pub fn select<'e, 'a>(entries: &'e [FatbinEntry<'a>], target: impl Into<SmArch>) -> Choice<'e, 'a> {
@@ -991,7 +994,7 @@ fn decompress<'a>(c: Compression, raw: &'a [u8], out_len: u64, at: u64) -> Resul
     let written = match c {
         Compression::Zstd => {
             let mut dec = ruzstd::decoding::FrameDecoder::new();
-            dec.set_max_window_size(n.max(8 << 20).min(ruzstd::decoding::DEFAULT_MAX_WINDOW_SIZE));
+            dec.set_max_window_size(n.clamp(8 << 20, ruzstd::decoding::DEFAULT_MAX_WINDOW_SIZE));
             dec.decode_all(raw, &mut out)
                 .map_err(|e| FormatError::new(at, format!("zstd payload does not decompress: {e}")))?
         }

@@ -113,6 +113,9 @@ pub fn cubins<'a>(name: &str, data: &'a [u8], target_sm: Option<u32>) -> Result<
             })
             .collect()),
         None => {
+            if classify(data) == InputKind::Unknown {
+                return Err(unknown_input().in_context(name));
+            }
             let mut out = Vec::new();
             all_cubins(name, data, 0, &mut out).map_err(|e| e.in_context(name))?;
             Ok(out)
@@ -237,14 +240,13 @@ fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out
                 }
             }
         }
-        InputKind::Unknown => {
-            return Err(FormatError::new(
-                0,
-                "not a cubin, fatbin, host object, archive or PTX file",
-            ));
-        }
+        InputKind::Unknown => return Err(unknown_input()),
     }
     Ok(())
+}
+
+fn unknown_input() -> FormatError {
+    FormatError::new(0, "not a cubin, fatbin, host object, archive or PTX file")
 }
 
 fn pick_from_first_container<'a>(
@@ -307,7 +309,7 @@ fn member(path: String, kind: InputKind, sm: Option<u32>, arch: Option<SmArch>, 
 /// Copies borrowed bytes that are not 8-byte aligned.
 fn aligned(data: Cow<'_, [u8]>) -> Cow<'_, [u8]> {
     match data {
-        Cow::Borrowed(b) if (b.as_ptr() as usize) % 8 != 0 => Cow::Owned(b.to_vec()),
+        Cow::Borrowed(b) if !(b.as_ptr() as usize).is_multiple_of(8) => Cow::Owned(b.to_vec()),
         d => d,
     }
 }
