@@ -273,8 +273,9 @@ pub fn text(d: &CubinDump) -> String {
 pub struct FileDump {
     pub file: String,
     pub kind: String,
-    /// Members of a container (archive members, fatbins, fatbin entries), one line each.
-    pub members: Vec<String>,
+    /// Everything inside a container (archive members, fatbin sections,
+    /// containers and images); empty for a bare cubin.
+    pub members: Vec<crate::cubin::input::Listing>,
     pub cubins: Vec<NamedCubinDump>,
 }
 
@@ -287,15 +288,35 @@ pub struct NamedCubinDump {
 
 /// Lists a file of any input kind; errors name the offset (and member) at fault.
 pub fn file(name: &str, data: &[u8]) -> Result<FileDump, String> {
-    let c = crate::cubin::read::parse(data).map_err(|e| e.to_string())?;
+    use crate::cubin::input::{self, InputKind};
+    let kind = input::classify(data);
+    if matches!(kind, InputKind::Cubin | InputKind::Unknown) {
+        // An unknown file is read as a cubin so the diagnostic says what is wrong with it.
+        let c = crate::cubin::read::parse(data).map_err(|e| e.to_string())?;
+        return Ok(FileDump {
+            file: name.to_string(),
+            kind: "cubin".into(),
+            members: Vec::new(),
+            cubins: vec![NamedCubinDump {
+                path: name.to_string(),
+                dump: cubin(&c),
+            }],
+        });
+    }
+    let members = input::list(name, data).map_err(|e| e.to_string())?;
+    let mut cubins = Vec::new();
+    for m in input::cubins(name, data, None).map_err(|e| e.to_string())? {
+        let c = crate::cubin::read::parse(&m.data).map_err(|e| e.in_context(&m.path).to_string())?;
+        cubins.push(NamedCubinDump {
+            path: m.path.clone(),
+            dump: cubin(&c),
+        });
+    }
     Ok(FileDump {
         file: name.to_string(),
-        kind: "cubin".into(),
-        members: Vec::new(),
-        cubins: vec![NamedCubinDump {
-            path: name.to_string(),
-            dump: cubin(&c),
-        }],
+        kind: format!("{kind:?}"),
+        members,
+        cubins,
     })
 }
 
@@ -303,7 +324,21 @@ pub fn file(name: &str, data: &[u8]) -> Result<FileDump, String> {
 pub fn file_text(d: &FileDump) -> String {
     let mut o = format!("{}: {}\n", d.file, d.kind);
     for m in &d.members {
-        o.push_str(&format!("  member {m}\n"));
+        let indent = "  ".repeat(m.depth + 1);
+        o.push_str(&format!(
+            "{indent}{} [{:?}] at {:#x}, {:#x} bytes",
+            m.path, m.node, m.offset, m.size
+        ));
+        if let Some(e) = &m.entry {
+            o.push_str(&format!(
+                ": {} {} v{} compression={} size={:#x}",
+                e.kind, e.arch, e.version, e.compression, e.size
+            ));
+        }
+        if let Some(n) = &m.note {
+            o.push_str(&format!(" ({n})"));
+        }
+        o.push('\n');
     }
     for c in &d.cubins {
         o.push_str(&format!("\n== {}\n", c.path));

@@ -264,7 +264,8 @@ fn pick_from_first_container<'a>(
         Choice::Cubin(e) => out.push(Pick::Cubin(entry_member(path, prefix, &mut labels, e)?)),
         Choice::Ptx(e) => {
             let mut m = entry_member(path, prefix, &mut labels, e)?;
-            m.data = match e.payload()? {
+            // The PTX text ends at its NUL (stored payloads are NUL-padded).
+            m.data = match std::mem::take(&mut m.data) {
                 Cow::Borrowed(b) => Cow::Borrowed(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]),
                 Cow::Owned(mut v) => {
                     v.truncate(v.iter().position(|&c| c == 0).unwrap_or(v.len()));
