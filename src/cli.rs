@@ -129,7 +129,11 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
         return 2;
     };
     let diffs = crate::diff::equivalence(&ca, &cb);
-    let strict_diff = if strict { crate::diff::strict(&da, &ca, &db, &cb) } else { None };
+    let strict_diff = if strict {
+        crate::diff::strict(&da, &ca, &db, &cb)
+    } else {
+        None
+    };
     if json {
         let doc = serde_json::json!({
             "a": a.display().to_string(),

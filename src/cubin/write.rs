@@ -151,7 +151,15 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     put64(&mut out, 40, shoff);
     put32(&mut out, 48, c.header.e_flags);
     put16(&mut out, 52, EHDR_SIZE as u16);
-    put16(&mut out, 54, if c.segments.is_empty() { c.header.e_phentsize } else { PHDR_SIZE as u16 });
+    put16(
+        &mut out,
+        54,
+        if c.segments.is_empty() {
+            c.header.e_phentsize
+        } else {
+            PHDR_SIZE as u16
+        },
+    );
     put16(&mut out, 56, c.segments.len() as u16);
     put16(&mut out, 58, SHDR_SIZE as u16);
     put16(&mut out, 60, nsec as u16);
@@ -213,8 +221,16 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                 // NOBITS sections are laid out in memory after the file image,
                 // each at its alignment.
                 let mut mem_end = file_end;
-                for s in c.sections.iter().take(last + 1).skip(first).filter(|s| is_nobits(s.sh_type)) {
-                    mem_end = align_up(mem_end, s.align).unwrap_or(mem_end).saturating_add(s.nobits_size);
+                for s in c
+                    .sections
+                    .iter()
+                    .take(last + 1)
+                    .skip(first)
+                    .filter(|s| is_nobits(s.sh_type))
+                {
+                    mem_end = align_up(mem_end, s.align)
+                        .unwrap_or(mem_end)
+                        .saturating_add(s.nobits_size);
                 }
                 (start, file_end - start, mem_end - start)
             }
