@@ -280,15 +280,6 @@ fn keyed_symbols(c: &Cubin<'_>, table: &[Symbol]) -> BTreeMap<String, usize> {
     out
 }
 
-fn section_of(c: &Cubin<'_>, shndx: u16) -> String {
-    match shndx {
-        SHN_UNDEF => "UNDEF".into(),
-        SHN_ABS => "ABS".into(),
-        SHN_COMMON => "COMMON".into(),
-        i => c.section_name(i as usize).to_string(),
-    }
-}
-
 fn compare_symbols(a: &Cubin<'_>, b: &Cubin<'_>, out: &mut Vec<Difference>) {
     compare_symbol_table(a, &a.symbols, b, &b.symbols, "symbol", out);
     compare_symbol_table(a, &a.merc_symbols, b, &b.merc_symbols, "mercury symbol", out);
@@ -330,7 +321,7 @@ fn compare_symbol_table(
                 format!("{:#x}", y.other),
             ));
         }
-        let (sx, sy) = (section_of(a, x.shndx), section_of(b, y.shndx));
+        let (sx, sy) = (a.shndx_name(x.shndx), b.shndx_name(y.shndx));
         if sx != sy {
             out.push(diff(&item, "section", sx, sy));
         }

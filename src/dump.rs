@@ -99,15 +99,6 @@ fn flags_text(f: u64) -> String {
     s
 }
 
-fn section_ref(c: &Cubin<'_>, shndx: u16) -> String {
-    match shndx {
-        SHN_UNDEF => "UNDEF".into(),
-        SHN_ABS => "ABS".into(),
-        SHN_COMMON => "COMMON".into(),
-        i => c.section_name(i as usize).to_string(),
-    }
-}
-
 /// Builds the listing of one cubin.
 pub fn cubin(c: &Cubin<'_>) -> CubinDump {
     let header = HeaderDump {
@@ -154,7 +145,7 @@ pub fn cubin(c: &Cubin<'_>) -> CubinDump {
                 sym_type: symbol_type_name(s.sym_type),
                 binding: binding_name(s.binding),
                 other: s.other,
-                section: section_ref(c, s.shndx),
+                section: c.shndx_name(s.shndx),
             })
             .collect()
     };

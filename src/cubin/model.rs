@@ -174,6 +174,16 @@ impl<'a> Cubin<'a> {
             .unwrap_or("<bad section>")
     }
 
+    /// Where a symbol's st_shndx points, in words: UNDEF, ABS, COMMON or the section's name.
+    pub fn shndx_name(&self, shndx: u16) -> String {
+        match shndx {
+            SHN_UNDEF => "UNDEF".into(),
+            SHN_ABS => "ABS".into(),
+            SHN_COMMON => "COMMON".into(),
+            i => self.section_name(i as usize).to_string(),
+        }
+    }
+
     /// Name of .symtab symbol `idx`; a section symbol is named after its section.
     pub fn symbol_name(&self, idx: usize) -> String {
         self.name_in(&self.symbols, idx)
