@@ -119,3 +119,16 @@ fn every_relocation_is_named_as_cuobjdump_names_it() {
     assert!(files >= 60, "only {files} corpus cubins have cuobjdump listings");
     assert!(checked >= 200, "only {checked} relocations checked");
 }
+
+#[test]
+fn a_cubin_at_any_alignment_reads_the_same() {
+    // Cubins inside archives start at arbitrary offsets; the reader must not care.
+    let f = &corpus_cubins()[0];
+    let d = std::fs::read(f).unwrap();
+    let want = read::parse(&d).unwrap();
+    for shift in 1..8 {
+        let mut buf = vec![0u8; shift];
+        buf.extend_from_slice(&d);
+        assert!(read::parse(&buf[shift..]).unwrap() == want, "shift {shift}");
+    }
+}

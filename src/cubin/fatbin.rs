@@ -348,7 +348,7 @@ impl<'a> FatbinEntry<'a> {
         self.flags & flags::ENCRYPTED != 0
     }
 
-    /// "linux", "mac", "windows" or "<unknown>", as cuobjdump prints it.
+    /// "linux", "mac", "windows" or "&lt;unknown&gt;", as cuobjdump prints it.
     pub fn host(&self) -> &'static str {
         if self.flags & flags::HOST_LINUX != 0 {
             "linux"

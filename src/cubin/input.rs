@@ -94,7 +94,7 @@ pub enum Pick<'a> {
     /// PTX text); culdb cannot do that.
     Ptx(Member<'a>),
     /// No usable code. `warn`: nvlink prints "SM Arch ('sm_XX') not found in
-    /// '<path>'" (it does for files on the command line, not for archive
+    /// '&lt;path&gt;'" (it does for files on the command line, not for archive
     /// members).
     NotFound { path: String, warn: bool },
 }
@@ -460,7 +460,7 @@ pub struct EntryInfo {
     /// Uncompressed image size.
     pub size: u64,
     pub flags: u64,
-    /// "linux", "mac", "windows", "<unknown>".
+    /// "linux", "mac", "windows", "&lt;unknown&gt;".
     pub host: String,
     pub bits64: bool,
     pub debug: bool,
