@@ -33,18 +33,9 @@ pub use super::consts::SHT_CUDA_MERC_RELA as SHT_MERC_RELA;
 /// Mercury relocation type numbers in ptxas output are `MERCURY_RELOC_BASE | n`.
 pub const MERCURY_RELOC_BASE: u32 = 0x1_0000;
 
-/// The relocation family cuobjdump uses for a cubin's SHT_REL / SHT_RELA
-/// sections. cuobjdump does not look at the header for this: the same R_CUDA
-/// names come out whatever e_flags (sm_75, sm_90, sm_100, sm_120, even
-/// 0xffffffff) and EI_ABIVERSION (0, 7, 8) say, so this is always
-/// [`RelocFamily::Cuda`]. Use [`reloc_family_of_section`] for the
-/// `.nv.merc.rela*` sections.
-pub fn reloc_family(_e_flags: u32) -> RelocFamily {
-    RelocFamily::Cuda
-}
-
-/// The relocation family of a section by its type: SHT_REL (9) and SHT_RELA
-/// (4) hold R_CUDA numbers, [`SHT_MERC_RELA`] holds Mercury numbers; None for
+/// The relocation family of a section by its type (cuobjdump ignores the ELF
+/// header for this: the same R_CUDA names come out whatever e_flags and
+/// EI_ABIVERSION say): SHT_REL (9) and SHT_RELA (4) hold R_CUDA numbers, [`SHT_MERC_RELA`] holds Mercury numbers; None for
 /// any other section type.
 pub fn reloc_family_of_section(sh_type: u32) -> Option<RelocFamily> {
     match sh_type {
@@ -145,8 +136,6 @@ mod tests {
     #[test]
     fn families() {
         // sm_90 and sm_100 headers: cuobjdump names both with R_CUDA.
-        assert_eq!(reloc_family(0x0600_5a04), RelocFamily::Cuda);
-        assert_eq!(reloc_family(0x0600_6402), RelocFamily::Cuda);
         assert_eq!(reloc_family_of_section(4), Some(RelocFamily::Cuda));
         assert_eq!(reloc_family_of_section(9), Some(RelocFamily::Cuda));
         assert_eq!(reloc_family_of_section(SHT_MERC_RELA), Some(RelocFamily::Mercury));

@@ -1194,7 +1194,6 @@ pub(crate) mod test_support {
         pub cuobjdump: String,
         pub symbols: Rc<Vec<String>>,
         pub strtab: Rc<Vec<u8>>,
-        pub e_flags: u32,
     }
 
     impl SectionSample {
@@ -1234,9 +1233,6 @@ pub(crate) mod test_support {
             let symbols = std::fs::read_to_string(dir.join("symbols.txt")).unwrap();
             let symbols = Rc::new(symbols.lines().map(str::to_string).collect::<Vec<_>>());
             let strtab = Rc::new(std::fs::read(dir.join("strtab.bin")).unwrap_or_default());
-            let meta = std::fs::read_to_string(dir.join("meta.txt")).unwrap();
-            let flags = meta.trim().strip_prefix("e_flags=0x").unwrap();
-            let e_flags = u32::from_str_radix(flags, 16).unwrap();
             let mut bins: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .unwrap()
                 .map(|e| e.unwrap().path())
@@ -1252,7 +1248,6 @@ pub(crate) mod test_support {
                     name,
                     symbols: symbols.clone(),
                     strtab: strtab.clone(),
-                    e_flags,
                 };
                 f(&s);
             }
