@@ -3,8 +3,10 @@
 //! Data flows one way (see docs in README.md): inputs are read by [`cubin`],
 //! compared by [`diff`], listed by [`dump`]; the linker phases grow on top.
 
+pub mod arch;
 pub mod cli;
 pub mod cubin;
 pub mod demangle;
 pub mod diff;
 pub mod dump;
+pub mod link;

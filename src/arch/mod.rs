@@ -1,0 +1,1 @@
+//! The architecture profile database (seed 004), checked against nvlink.

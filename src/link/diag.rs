@@ -1,0 +1,110 @@
+//! Link diagnostics as nvlink prints them: `<tool> <severity> : <text>` on
+//! stderr, and the exit status nvlink would give.
+//!
+//! nvlink 13.5 pads the severity to eight characters (`error   `, `fatal   `,
+//! `warning `, `info    `); culdb prints the same line with its own name in
+//! front, so the text after the tool-name prefix is nvlink's.
+
+use serde::Serialize;
+
+/// The tool name printed in front of every diagnostic.
+pub const TOOL: &str = "culdb";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+    /// Stops the link at once.
+    Fatal,
+}
+
+impl Severity {
+    /// The word nvlink prints, padded as nvlink pads it.
+    pub fn padded(self) -> &'static str {
+        match self {
+            Severity::Info => "info    ",
+            Severity::Warning => "warning ",
+            Severity::Error => "error   ",
+            Severity::Fatal => "fatal   ",
+        }
+    }
+}
+
+/// What kind of problem a diagnostic reports; decides the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum DiagKind {
+    /// `Undefined reference to ...`: alone, these make nvlink exit 255.
+    Undefined,
+    /// Anything else.
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub kind: DiagKind,
+    /// nvlink's text, without the tool prefix.
+    pub text: String,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, text: impl Into<String>) -> Self {
+        Diagnostic { severity, kind: DiagKind::Other, text: text.into() }
+    }
+    pub fn info(text: impl Into<String>) -> Self {
+        Self::new(Severity::Info, text)
+    }
+    pub fn warning(text: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, text)
+    }
+    pub fn error(text: impl Into<String>) -> Self {
+        Self::new(Severity::Error, text)
+    }
+    pub fn fatal(text: impl Into<String>) -> Self {
+        Self::new(Severity::Fatal, text)
+    }
+    pub fn undefined(text: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Error, kind: DiagKind::Undefined, text: text.into() }
+    }
+
+    /// The line as printed, e.g. `culdb error   : Undefined reference to 'f' in 'a.cubin'`.
+    pub fn line(&self) -> String {
+        format!("{TOOL} {}: {}", self.severity.padded(), self.text)
+    }
+}
+
+/// nvlink's exit status for a finished link that produced `diags`: 0 without
+/// errors, 255 when every error is an undefined reference, 1 otherwise.
+pub fn exit_status(diags: &[Diagnostic]) -> i32 {
+    let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity >= Severity::Error).collect();
+    if errors.is_empty() {
+        0
+    } else if errors.iter().all(|d| d.kind == DiagKind::Undefined) {
+        255
+    } else {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_pad_like_nvlink() {
+        // nvlink: "nvlink error   : Undefined reference to 'add_bias' in 'main.cubin'"
+        let d = Diagnostic::undefined("Undefined reference to 'add_bias' in 'main.cubin'");
+        assert_eq!(d.line(), "culdb error   : Undefined reference to 'add_bias' in 'main.cubin'");
+        assert_eq!(Diagnostic::fatal("merge_elf failed").line(), "culdb fatal   : merge_elf failed");
+        assert_eq!(Diagnostic::warning("w").line(), "culdb warning : w");
+    }
+
+    #[test]
+    fn exit_status_follows_nvlink() {
+        assert_eq!(exit_status(&[Diagnostic::warning("w")]), 0);
+        assert_eq!(exit_status(&[Diagnostic::undefined("u"), Diagnostic::undefined("v")]), 255);
+        assert_eq!(exit_status(&[Diagnostic::undefined("u"), Diagnostic::fatal("f")]), 1);
+        assert_eq!(exit_status(&[Diagnostic::error("Multiple definition")]), 1);
+    }
+}

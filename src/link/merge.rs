@@ -1,0 +1,834 @@
+//! The merge phase (seed 001): one input cubin at a time is folded into the
+//! link state, in three passes (weak symbols, all symbols, section headers),
+//! one symbol or section per step.
+//!
+//! What nvlink 13.5 does, where the seed is silent or wrong, is pinned by the
+//! corpus (tests/corpus/README.md, "Observations"): the weak tie rule
+//! (registers, then virtual SM, then first input), weak data keeping the
+//! loser's bytes, and the diagnostics' texts.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::cubin::callgraph::{self, Record};
+use crate::cubin::consts::*;
+use crate::cubin::nvinfo::{self, code};
+use crate::cubin::{Cubin, Symbol, compat, read};
+
+use super::diag::Diagnostic;
+use super::event::{Event, MergePass, Resolution, WeakCandidate, WeakRule};
+use super::state::*;
+use super::weak;
+
+/// sh_flags bit of the Mercury companion sections (`.nv.merc.*`, `.nv.capmerc.*`)
+/// of sm_100+ cubins. Seed 001 says the merge skips them; nvlink 13.5 carries
+/// them into its output (arch_sm100_smoke), translated through the second
+/// symbol table `.nv.merc.symtab`. culdb's merge does not translate them yet:
+/// it records each as skipped, with that reason (docs/seed-errata.md).
+pub const SHF_MERCURY_DEFERRED: u64 = 0x1000_0000;
+
+const MERCURY_SKIP: &str = "Mercury companion section: not translated by culdb's merge yet";
+
+/// Where the merge of one input stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Cursor {
+    Start,
+    Pass(MergePass, usize),
+    End,
+}
+
+/// The merge of one input, stepped.
+#[derive(Debug, Clone)]
+pub struct InputMerge {
+    pub input: usize,
+    pub cubin: Cubin<'static>,
+    pub cursor: Cursor,
+    /// Input sections that belong to a discarded weak definition.
+    dropped: BTreeSet<usize>,
+    /// Set when a fatal error stopped this input's merge.
+    failed: bool,
+}
+
+/// A fatal problem: the merge stops ("merge_elf failed").
+pub struct MergeFailed;
+
+impl InputMerge {
+    /// Parses the input's bytes (already validated by the reader) for merging.
+    pub fn new(state: &LinkState, input: usize) -> Result<Self, Diagnostic> {
+        let rec = &state.inputs[input];
+        let cubin = read::parse(&rec.data)
+            .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
+            .into_owned();
+        Ok(InputMerge { input, cubin, cursor: Cursor::Start, dropped: BTreeSet::new(), failed: false })
+    }
+
+    pub fn done(&self) -> bool {
+        self.cursor == Cursor::End || self.failed
+    }
+
+    /// Performs one unit of work; returns its events. A fatal diagnostic
+    /// among them ends the link.
+    pub fn step(&mut self, st: &mut LinkState) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let nsym = self.cubin.symbols.len();
+        let nsec = self.cubin.sections.len();
+        match self.cursor {
+            Cursor::Start => {
+                let maps = InputMaps {
+                    map_symbol_index: vec![0; nsym],
+                    map_section_index: vec![0; nsec],
+                    map_section_offset: vec![0; nsec],
+                    weak_processed: vec![false; nsym],
+                };
+                if st.maps.len() <= self.input {
+                    st.maps.resize(self.input + 1, InputMaps::default());
+                }
+                st.maps[self.input] = maps;
+                ev.push(Event::MergeInputStart {
+                    input: self.input,
+                    name: st.input_name(self.input).to_string(),
+                    symbols: nsym,
+                    sections: nsec,
+                });
+                self.cursor = Cursor::Pass(MergePass::Weak, 0);
+            }
+            Cursor::Pass(pass, i) => {
+                let limit = if pass == MergePass::Sections { nsec } else { nsym };
+                if i >= limit {
+                    self.cursor = match pass {
+                        MergePass::Weak => Cursor::Pass(MergePass::Symbols, 0),
+                        MergePass::Symbols => Cursor::Pass(MergePass::Sections, 0),
+                        MergePass::Sections => Cursor::End,
+                    };
+                    return self.step(st);
+                }
+                let r = match pass {
+                    MergePass::Weak => self.weak_symbol(st, i, &mut ev),
+                    MergePass::Symbols => self.symbol(st, i, &mut ev),
+                    MergePass::Sections => self.section(st, i, &mut ev),
+                };
+                if r.is_err() {
+                    self.fail(st, &mut ev);
+                }
+                self.cursor = Cursor::Pass(pass, i + 1);
+            }
+            Cursor::End => {}
+        }
+        if self.cursor == Cursor::End && !self.failed {
+            ev.push(Event::MergeInputEnd { input: self.input });
+        }
+        ev
+    }
+
+    fn fail(&mut self, st: &mut LinkState, ev: &mut Vec<Event>) {
+        self.failed = true;
+        let d = Diagnostic::fatal("merge_elf failed");
+        st.diagnostics.push(d.clone());
+        ev.push(Event::Diagnostic(d));
+    }
+
+    fn error(&self, st: &mut LinkState, ev: &mut Vec<Event>, text: String) -> Result<(), MergeFailed> {
+        let d = Diagnostic::error(text);
+        st.diagnostics.push(d.clone());
+        ev.push(Event::Diagnostic(d));
+        Err(MergeFailed)
+    }
+
+    fn name(&self, st: &LinkState) -> String {
+        st.input_name(self.input).to_string()
+    }
+
+    fn map_symbol(&self, st: &mut LinkState, i: usize, out: SymIdx, res: Resolution, ev: &mut Vec<Event>) {
+        st.maps[self.input].map_symbol_index[i] = out.0;
+        ev.push(Event::SymbolMapped {
+            input: self.input,
+            in_symbol: i,
+            name: self.cubin.symbols[i].name.clone(),
+            out,
+            resolution: res,
+        });
+    }
+
+    /// The register count .nv.info gives the function symbol `sym_idx` of this input.
+    fn regcount(&self, sym_idx: usize) -> Option<u32> {
+        for s in &self.cubin.sections {
+            if s.sh_type != SHT_CUDA_INFO {
+                continue;
+            }
+            let Ok(info) = nvinfo::decode(&s.data) else { continue };
+            for e in info.find(code::REGCOUNT) {
+                if let Some(nvinfo::Block::SymValue { sym, value }) = e.block()
+                    && *sym as usize == sym_idx
+                {
+                    return Some(*value);
+                }
+            }
+        }
+        None
+    }
+
+    fn candidate(&self, st: &LinkState, sym: &Symbol, idx: usize) -> WeakCandidate {
+        let rec = &st.inputs[self.input];
+        WeakCandidate {
+            input: self.input,
+            input_name: rec.name.clone(),
+            binding: sym.binding,
+            regcount: if sym.sym_type == STT_FUNC { self.regcount(idx) } else { None },
+            virtual_sm: rec.virtual_sm,
+            size: sym.size,
+        }
+    }
+
+    fn out_symbol(&self, st: &mut LinkState, sym: &Symbol, idx: usize) -> Result<OutSymbol, MergeFailed> {
+        let (place, value) = self.place_of(st, sym)?;
+        Ok(OutSymbol {
+            name: sym.name.clone(),
+            binding: sym.binding,
+            sym_type: sym.sym_type,
+            other: sym.other,
+            place,
+            value,
+            size: sym.size,
+            input: self.input,
+            regcount: if sym.sym_type == STT_FUNC && sym.is_defined() { self.regcount(idx) } else { None },
+        })
+    }
+
+    /// Where an input symbol lands in the output (mapping its section if needed).
+    fn place_of(&self, st: &mut LinkState, sym: &Symbol) -> Result<(Place, u64), MergeFailed> {
+        Ok(match sym.shndx {
+            SHN_UNDEF => (Place::Undefined, 0),
+            SHN_COMMON => (Place::Common { align: sym.value }, sym.value),
+            SHN_ABS => (Place::Absolute, sym.value),
+            s => {
+                let s = s as usize;
+                let (out, off) = self.ensure_section(st, s, &mut Vec::new())?;
+                (Place::Section(out), off + sym.value)
+            }
+        })
+    }
+
+    // ---- pass 1: weak symbols -------------------------------------------------
+
+    fn weak_symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        let sym = self.cubin.symbols[i].clone();
+        if sym.binding != STB_WEAK || i == 0 {
+            return Ok(());
+        }
+        let Some(existing) = st.lookup(&sym.name) else {
+            let out = self.out_symbol(st, &sym, i)?;
+            let idx = st.add_global(out);
+            self.claim_text(st, &sym, idx);
+            self.map_symbol(st, i, idx, Resolution::New, ev);
+            return Ok(());
+        };
+        if !sym.is_defined() {
+            self.map_symbol(st, i, existing, Resolution::Reference, ev);
+            return Ok(());
+        }
+        self.resolve_definition(st, i, &sym, existing, ev)
+    }
+
+    /// A definition (weak or global) of a name already in the output.
+    fn resolve_definition(
+        &mut self,
+        st: &mut LinkState,
+        i: usize,
+        sym: &Symbol,
+        existing: SymIdx,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), MergeFailed> {
+        let old = st.symbol(existing).cloned().expect("looked-up symbol exists");
+        match old.place {
+            Place::Undefined => {
+                let mut out = self.out_symbol(st, sym, i)?;
+                // A definition takes the slot of the reference; a weak
+                // definition of a global reference stays weak.
+                out.binding = sym.binding;
+                *st.symbol_mut(existing).expect("slot") = out;
+                self.claim_text(st, sym, existing);
+                self.map_symbol(st, i, existing, Resolution::DefinesUndefined, ev);
+                Ok(())
+            }
+            Place::Common { .. } if sym.shndx == SHN_COMMON => self.merge_commons(st, i, sym, existing, ev),
+            Place::Common { .. } => {
+                if old.size > sym.size {
+                    let text = format!(
+                        "Common symbol '{}' in file '{}' has larger size than initialization",
+                        sym.name,
+                        st.input_name(old.input)
+                    );
+                    return self.error(st, ev, text);
+                }
+                let mut out = self.out_symbol(st, sym, i)?;
+                out.binding = if old.binding == STB_WEAK && sym.binding == STB_WEAK { STB_WEAK } else { sym.binding };
+                *st.symbol_mut(existing).expect("slot") = out;
+                self.map_symbol(st, i, existing, Resolution::ReplacesCommon, ev);
+                Ok(())
+            }
+            _ if sym.shndx == SHN_COMMON => {
+                if sym.size > old.size {
+                    let text = format!(
+                        "Common symbol '{}' in file '{}' has larger size than initialization",
+                        sym.name,
+                        self.name(st)
+                    );
+                    return self.error(st, ev, text);
+                }
+                self.map_symbol(st, i, existing, Resolution::CommonIntoDefinition, ev);
+                Ok(())
+            }
+            _ if old.binding == STB_GLOBAL && sym.binding == STB_GLOBAL => {
+                let text = format!(
+                    "Multiple definition of '{}' in '{}', first defined in '{}'",
+                    sym.name,
+                    self.name(st),
+                    st.input_name(old.input)
+                );
+                self.error(st, ev, text)
+            }
+            _ => self.weak_conflict(st, i, sym, existing, old, ev),
+        }
+    }
+
+    fn merge_commons(
+        &mut self,
+        st: &mut LinkState,
+        i: usize,
+        sym: &Symbol,
+        existing: SymIdx,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), MergeFailed> {
+        let out = st.symbol_mut(existing).expect("slot");
+        if sym.size > out.size {
+            let from = out.size;
+            out.size = sym.size;
+            if let Place::Common { align } = &mut out.place {
+                *align = (*align).max(sym.value);
+            }
+            ev.push(Event::CommonGrown { name: sym.name.clone(), from, to: sym.size, input: self.input });
+        }
+        self.map_symbol(st, i, existing, Resolution::CommonMerged, ev);
+        Ok(())
+    }
+
+    /// Two definitions, at least one weak: nvlink's policy decides.
+    fn weak_conflict(
+        &mut self,
+        st: &mut LinkState,
+        i: usize,
+        sym: &Symbol,
+        existing: SymIdx,
+        old: OutSymbol,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), MergeFailed> {
+        let is_func = sym.sym_type == STT_FUNC;
+        if !is_func && sym.binding == STB_WEAK && old.binding == STB_WEAK && sym.size != old.size {
+            let text = format!(
+                "Size doesn't match for '{}' in '{}', first specified in '{}'",
+                sym.name,
+                self.name(st),
+                st.input_name(old.input)
+            );
+            return self.error(st, ev, text);
+        }
+        let old_cand = WeakCandidate {
+            input: old.input,
+            input_name: st.input_name(old.input).to_string(),
+            binding: old.binding,
+            regcount: old.regcount,
+            virtual_sm: st.inputs.get(old.input).and_then(|r| r.virtual_sm),
+            size: old.size,
+        };
+        let new_cand = self.candidate(st, sym, i);
+        let (rule, incoming_wins) = weak::decide(&old_cand, &new_cand, is_func);
+        ev.push(Event::WeakDecision {
+            name: sym.name.clone(),
+            out: existing,
+            existing: old_cand,
+            incoming: new_cand,
+            rule,
+            incoming_wins,
+        });
+        if incoming_wins {
+            if is_func {
+                self.replace_function(st, existing, &old, ev);
+            }
+            let mut out = self.out_symbol(st, sym, i)?;
+            if rule == WeakRule::GlobalOverWeak {
+                out.binding = STB_GLOBAL;
+            }
+            *st.symbol_mut(existing).expect("slot") = out;
+            self.claim_text(st, sym, existing);
+        } else {
+            st.maps[self.input].weak_processed[i] = true;
+            if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.sections.len() {
+                self.drop_definition(sym.shndx as usize);
+            } else if sym.is_defined() && sym.shndx != SHN_COMMON && sym.shndx != SHN_ABS {
+                // Data: the section is still merged (its bytes stay, dead).
+                self.ensure_section(st, sym.shndx as usize, ev)?;
+            }
+        }
+        self.map_symbol(st, i, existing, Resolution::Weak, ev);
+        Ok(())
+    }
+
+    /// Marks an input text section, and every section attached to it through
+    /// sh_info (its relocations, .nv.info.<fn>, parameter bank), as not merged.
+    fn drop_definition(&mut self, text: usize) {
+        self.dropped.insert(text);
+        for (j, s) in self.cubin.sections.iter().enumerate() {
+            if s.info as usize == text && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc()) {
+                self.dropped.insert(j);
+            }
+        }
+    }
+
+    /// The four clean-up passes of seed 001 after a weak function is replaced:
+    /// relocations into its old text (and its debug relocations), its .nv.info
+    /// records, and its call-graph records are made dead; the old code bytes
+    /// are replaced when the new text section is mapped.
+    fn replace_function(&mut self, st: &mut LinkState, idx: SymIdx, old: &OutSymbol, ev: &mut Vec<Event>) {
+        let mut relocs = 0;
+        let mut infos = 0;
+        let mut edges = 0;
+        if let Place::Section(text) = old.place {
+            for r in st.relocs.iter_mut().filter(|r| r.live && r.section == text) {
+                r.live = false;
+                relocs += 1;
+            }
+            if let Some(sec) = st.sections.get_mut(text) {
+                for c in &mut sec.contributions {
+                    c.live = false;
+                }
+                sec.data.clear();
+                sec.size = 0;
+            }
+        }
+        // Relocations from the old input's debug sections that refer to the function.
+        for r in st.relocs.iter_mut().filter(|r| r.live && r.input == old.input && r.sym == idx) {
+            if st.sections.get(r.section).is_some_and(|s| s.class == SectionClass::Debug) {
+                r.live = false;
+                relocs += 1;
+            }
+        }
+        for n in st.nvinfo.iter_mut().filter(|n| n.live && n.input == old.input) {
+            let about_it = n.function == Some(idx)
+                || (matches!(n.entry.attr, code::FRAME_SIZE | code::CRS_STACK_SIZE | code::REGCOUNT | code::MAX_STACK_SIZE)
+                    && n.entry.symbol_refs().first() == Some(&(idx.0 as u32)));
+            if about_it {
+                n.live = false;
+                infos += 1;
+            }
+        }
+        for e in st.callgraph.iter_mut().filter(|e| e.live && e.input == old.input) {
+            let from_it = match e.record {
+                Record::Call { caller, .. } => caller == idx.0 as u32,
+                Record::IndirectCall { caller, .. } => caller == idx.0 as u32,
+                Record::AddressRef { referrer, .. } => referrer == idx.0 as u32,
+                _ => false,
+            };
+            if from_it {
+                e.live = false;
+                edges += 1;
+            }
+        }
+        ev.push(Event::WeakCleanup { name: old.name.clone(), relocs, nvinfo: infos, callgraph: edges });
+    }
+
+    /// Records which output symbol owns a function's text section.
+    fn claim_text(&self, st: &mut LinkState, sym: &Symbol, idx: SymIdx) {
+        if sym.sym_type != STT_FUNC || !sym.is_defined() {
+            return;
+        }
+        let s = sym.shndx as usize;
+        if let Some(&out) = st.maps[self.input].map_section_index.get(s)
+            && out != 0
+            && let Some(sec) = st.sections.get_mut(out as usize)
+        {
+            sec.owner = Some(idx);
+        }
+    }
+
+    // ---- pass 2: symbols --------------------------------------------------------
+
+    fn symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        if i == 0 || st.maps[self.input].map_symbol_index[i] != 0 || st.maps[self.input].weak_processed[i] {
+            return Ok(());
+        }
+        let sym = self.cubin.symbols[i].clone();
+        if sym.binding == STB_LOCAL {
+            if sym.sym_type == STT_SECTION {
+                let s = sym.shndx as usize;
+                if self.dropped.contains(&s) || self.skip_reason(s).is_some() {
+                    return Ok(());
+                }
+                let (out, _) = self.ensure_section(st, s, ev)?;
+                let idx = self.section_symbol(st, out);
+                self.map_symbol(st, i, idx, Resolution::Local, ev);
+            } else {
+                if sym.is_defined() && self.dropped.contains(&(sym.shndx as usize)) {
+                    return Ok(());
+                }
+                let out = self.out_symbol(st, &sym, i)?;
+                let idx = st.add_local(out);
+                self.map_symbol(st, i, idx, Resolution::Local, ev);
+            }
+            return Ok(());
+        }
+        match st.lookup(&sym.name) {
+            None => {
+                let out = self.out_symbol(st, &sym, i)?;
+                let idx = st.add_global(out);
+                self.claim_text(st, &sym, idx);
+                self.map_symbol(st, i, idx, Resolution::New, ev);
+                Ok(())
+            }
+            Some(existing) if !sym.is_defined() => {
+                self.map_symbol(st, i, existing, Resolution::Reference, ev);
+                Ok(())
+            }
+            Some(existing) => self.resolve_definition(st, i, &sym, existing, ev),
+        }
+    }
+
+    /// The output section symbol of output section `out` (created once).
+    fn section_symbol(&self, st: &mut LinkState, out: usize) -> SymIdx {
+        let name = st.sections[out].name.clone();
+        if let Some((idx, _)) = st.all_symbols().find(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(out))
+        {
+            return idx;
+        }
+        st.add_local(OutSymbol {
+            name,
+            binding: STB_LOCAL,
+            sym_type: STT_SECTION,
+            other: 0,
+            place: Place::Section(out),
+            value: 0,
+            size: 0,
+            input: self.input,
+            regcount: None,
+        })
+    }
+
+    /// Why an input section is not merged as code or data, if it is not.
+    fn skip_reason(&self, j: usize) -> Option<&'static str> {
+        let s = &self.cubin.sections[j];
+        if j == 0 {
+            return Some("null section");
+        }
+        if s.flags & SHF_MERCURY_DEFERRED != 0 {
+            return Some(MERCURY_SKIP);
+        }
+        match s.sh_type {
+            SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB => Some("symbol and string tables are rebuilt"),
+            SHT_NOTE => Some("notes are written anew for the output"),
+            SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA => Some("relocations are translated record by record"),
+            SHT_CUDA_INFO | SHT_CUDA_COMPAT_INFO | SHT_CUDA_CALLGRAPH => Some("translated record by record"),
+            SHT_CUDA_PROTOTYPE | SHT_CUDA_MERC_PROTOTYPE | SHT_CUDA_MERC_CALLGRAPH | SHT_CUDA_MERC_INFO => {
+                Some("rebuilt for the output")
+            }
+            _ => None,
+        }
+    }
+
+    /// Maps input section `j` into the output (once): returns the output
+    /// section and where the input's bytes start in it.
+    fn ensure_section(&self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(usize, u64), MergeFailed> {
+        let maps = &st.maps[self.input];
+        if let Some(&out) = maps.map_section_index.get(j)
+            && out != 0
+        {
+            return Ok((out as usize, maps.map_section_offset[j]));
+        }
+        let Some(s) = self.cubin.sections.get(j) else {
+            return Ok((0, 0));
+        };
+        let class = classify(&s.name, s.sh_type);
+        let nobits = is_nobits(s.sh_type);
+        let align = s.align.max(1);
+        let (out, created) = match st.section_named(&s.name) {
+            Some(out) => (out, false),
+            None => {
+                let out = st.add_section(OutSection {
+                    name: s.name.clone(),
+                    sh_type: s.sh_type,
+                    flags: s.flags,
+                    align,
+                    entsize: s.entsize,
+                    class,
+                    data: Vec::new(),
+                    size: 0,
+                    nobits,
+                    contributions: Vec::new(),
+                    owner: None,
+                });
+                (out, true)
+            }
+        };
+        let sec = &mut st.sections[out];
+        // A weak function's replacement reuses the emptied text section.
+        let offset = if class == SectionClass::Text { 0 } else { sec.size.div_ceil(align) * align };
+        if !nobits {
+            sec.data.resize(offset as usize, 0);
+            sec.data.extend_from_slice(&s.data);
+        }
+        sec.size = offset + s.size();
+        sec.align = sec.align.max(align);
+        sec.flags |= s.flags;
+        sec.contributions.push(Contribution { input: self.input, in_section: j, offset, size: s.size(), live: true });
+        let maps = &mut st.maps[self.input];
+        maps.map_section_index[j] = out as u32;
+        maps.map_section_offset[j] = offset;
+        ev.push(Event::SectionMapped {
+            input: self.input,
+            in_section: j,
+            name: s.name.clone(),
+            out_section: out,
+            offset,
+            created,
+        });
+        Ok((out, offset))
+    }
+
+    // ---- pass 3: section headers ------------------------------------------------
+
+    fn section(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        if j == 0 {
+            return Ok(());
+        }
+        let s = self.cubin.sections[j].clone();
+        if self.dropped.contains(&j) {
+            ev.push(Event::SectionSkipped {
+                input: self.input,
+                in_section: j,
+                name: s.name.clone(),
+                reason: "belongs to a weak definition that was not kept".into(),
+            });
+            return Ok(());
+        }
+        if s.flags & SHF_MERCURY_DEFERRED != 0 {
+            ev.push(Event::SectionSkipped {
+                input: self.input,
+                in_section: j,
+                name: s.name.clone(),
+                reason: MERCURY_SKIP.into(),
+            });
+            return Ok(());
+        }
+        match s.sh_type {
+            SHT_CUDA_INFO => self.nvinfo(st, j, ev),
+            SHT_CUDA_COMPAT_INFO => {
+                if let Ok(c) = compat::decode(&s.data) {
+                    let n = c.entries.len();
+                    for e in c.entries {
+                        if !st.compat.iter().any(|x| x.attr == e.attr) {
+                            st.compat.push(e);
+                        }
+                    }
+                    ev.push(Event::CompatMerged { input: self.input, attributes: n });
+                }
+            }
+            SHT_CUDA_CALLGRAPH => self.callgraph(st, j, ev),
+            SHT_REL | SHT_RELA => self.relocations(st, j, ev)?,
+            _ => {
+                if let Some(reason) = self.skip_reason(j) {
+                    ev.push(Event::SectionSkipped {
+                        input: self.input,
+                        in_section: j,
+                        name: s.name.clone(),
+                        reason: reason.into(),
+                    });
+                } else {
+                    self.ensure_section(st, j, ev)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn translate(&self, st: &LinkState, in_sym: u32) -> Option<SymIdx> {
+        let m = st.maps[self.input].map_symbol_index.get(in_sym as usize)?;
+        (*m != 0 || in_sym == 0).then_some(SymIdx(*m))
+    }
+
+    fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
+        st.maps[self.input].weak_processed.get(in_sym as usize).copied().unwrap_or(false)
+            && self.cubin.symbols.get(in_sym as usize).is_some_and(|s| s.sym_type == STT_FUNC)
+    }
+
+    fn nvinfo(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
+        let s = &self.cubin.sections[j];
+        let Ok(info) = nvinfo::decode(&s.data) else {
+            ev.push(Event::SectionSkipped {
+                input: self.input,
+                in_section: j,
+                name: s.name.clone(),
+                reason: "undecodable .nv.info".into(),
+            });
+            return;
+        };
+        // `.nv.info.<fn>` is tied to its function's text section through sh_info.
+        let function = if s.name == ".nv.info" {
+            None
+        } else {
+            let text = s.info as usize;
+            let owner = self.cubin.symbols.iter().position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text);
+            owner.and_then(|o| self.translate(st, o as u32))
+        };
+        let (mut kept, mut dropped) = (0, 0);
+        for mut e in info.entries {
+            let refs = e.symbol_refs();
+            if refs.iter().any(|&r| self.is_discarded(st, r)) {
+                dropped += 1;
+                continue;
+            }
+            let mut ok = true;
+            for r in e.symbol_refs_mut() {
+                match self.translate(st, *r) {
+                    Some(o) => *r = o.0 as u32,
+                    None => ok = false,
+                }
+            }
+            if !ok {
+                dropped += 1;
+                continue;
+            }
+            st.nvinfo.push(OutNvInfo { function, entry: e, input: self.input, live: true });
+            kept += 1;
+        }
+        ev.push(Event::NvInfoMapped { input: self.input, in_section: j, kept, dropped });
+    }
+
+    fn callgraph(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
+        let Ok(cg) = callgraph::decode(&self.cubin.sections[j].data) else { return };
+        let (mut kept, mut dropped) = (0, 0);
+        for mut rec in cg.records {
+            let from_discarded = match rec {
+                Record::Call { caller, .. } | Record::IndirectCall { caller, .. } => self.is_discarded(st, caller),
+                Record::AddressRef { referrer, .. } => self.is_discarded(st, referrer),
+                _ => false,
+            };
+            if from_discarded {
+                dropped += 1;
+                continue;
+            }
+            let mut ok = true;
+            for r in rec.symbol_refs_mut() {
+                match self.translate(st, *r) {
+                    Some(o) => *r = o.0 as u32,
+                    None => ok = false,
+                }
+            }
+            if !ok {
+                dropped += 1;
+                continue;
+            }
+            st.callgraph.push(OutCallEdge { record: rec, input: self.input, live: true });
+            kept += 1;
+        }
+        ev.push(Event::CallGraphMapped { input: self.input, kept, dropped });
+    }
+
+    fn relocations(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        let s = self.cubin.sections[j].clone();
+        let target = s.info as usize;
+        if self.dropped.contains(&target) {
+            for r in &s.relocs {
+                ev.push(Event::RelocDropped {
+                    input: self.input,
+                    in_section: j,
+                    offset: r.offset,
+                    reason: "the section it patches belongs to a discarded weak definition".into(),
+                });
+            }
+            return Ok(());
+        }
+        let (out, base) = self.ensure_section(st, target, ev)?;
+        let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
+        for r in &s.relocs {
+            if debug && self.is_discarded(st, r.sym) {
+                ev.push(Event::RelocDropped {
+                    input: self.input,
+                    in_section: j,
+                    offset: r.offset,
+                    reason: "debug relocation for a discarded weak definition".into(),
+                });
+                continue;
+            }
+            let sym = match self.translate(st, r.sym) {
+                Some(x) => x,
+                None => {
+                    // A section symbol of a section not yet mapped.
+                    let y = &self.cubin.symbols[r.sym as usize];
+                    if y.sym_type == STT_SECTION && !self.dropped.contains(&(y.shndx as usize)) {
+                        let (o, _) = self.ensure_section(st, y.shndx as usize, ev)?;
+                        let idx = self.section_symbol(st, o);
+                        st.maps[self.input].map_symbol_index[r.sym as usize] = idx.0;
+                        idx
+                    } else {
+                        ev.push(Event::RelocDropped {
+                            input: self.input,
+                            in_section: j,
+                            offset: r.offset,
+                            reason: format!("symbol {} was not merged", r.sym),
+                        });
+                        continue;
+                    }
+                }
+            };
+            let rec = OutReloc {
+                section: out,
+                offset: base + r.offset,
+                rtype: r.rtype,
+                sym,
+                addend: r.addend,
+                rela: s.sh_type == SHT_RELA,
+                input: self.input,
+                live: true,
+            };
+            st.relocs.push(rec);
+            ev.push(Event::RelocMapped { input: self.input, out_section: out, offset: rec.offset, rtype: r.rtype, sym });
+        }
+        Ok(())
+    }
+}
+
+/// nvlink's classification of a section by name (seed 001: NOBITS and
+/// PROGBITS sections are reclassified by their `.nv.*` prefix).
+pub fn classify(name: &str, sh_type: u32) -> SectionClass {
+    if name.starts_with(".text.") {
+        SectionClass::Text
+    } else if name == ".nv.global" || sh_type == SHT_CUDA_GLOBAL {
+        SectionClass::Global
+    } else if name.starts_with(".nv.global.init") || sh_type == SHT_CUDA_GLOBAL_INIT {
+        SectionClass::GlobalInit
+    } else if name.starts_with(".nv.shared.reserved.") {
+        SectionClass::SharedReserved
+    } else if name.starts_with(".nv.shared.") || sh_type == SHT_CUDA_SHARED {
+        SectionClass::Shared
+    } else if name.starts_with(".nv.local.") || sh_type == SHT_CUDA_LOCAL {
+        SectionClass::Local
+    } else if let Some(rest) = name.strip_prefix(".nv.constant") {
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        SectionClass::Constant(digits.parse().unwrap_or(0))
+    } else if name.starts_with(".debug_") || name.starts_with(".nv_debug") {
+        SectionClass::Debug
+    } else if matches!(sh_type, SHT_CUDA_UFT | SHT_CUDA_UFT_ENTRY | SHT_CUDA_UDT | SHT_CUDA_UDT_ENTRY) {
+        SectionClass::Unified
+    } else {
+        SectionClass::Other
+    }
+}
+
+/// The virtual SM recorded in `.note.nv.cuinfo` (desc: u16 version, u16 virtual SM, u32 toolkit).
+pub fn virtual_sm(cubin: &Cubin<'_>) -> Option<u32> {
+    let (_, s) = cubin.section_by_name(".note.nv.cuinfo")?;
+    let d = &s.data;
+    let namesz = u32::from_le_bytes(d.get(0..4)?.try_into().ok()?) as usize;
+    let desc = 12 + namesz.div_ceil(4) * 4;
+    let v = u16::from_le_bytes(d.get(desc + 2..desc + 4)?.try_into().ok()?);
+    Some(v as u32)
+}

@@ -1,0 +1,310 @@
+//! The link state: the output under construction plus everything the
+//! debugger shows between steps (inputs, their mapping arrays, decisions).
+//!
+//! Symbols carry nvlink's signed indices: local symbols (section symbols
+//! first of all) get positive indices 1, 2, …; global and weak symbols get
+//! negative indices -1, -2, … in order of first appearance. An undefined
+//! symbol keeps its slot when a later input defines it, so relocations and
+//! call-graph edges recorded against the slot never need rewriting.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::cubin::callgraph::Record;
+use crate::cubin::compat::CompatEntry;
+use crate::cubin::nvinfo::Entry;
+
+use super::diag::Diagnostic;
+
+/// A signed output symbol index (0 is the null symbol).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SymIdx(pub i32);
+
+impl SymIdx {
+    pub const NULL: SymIdx = SymIdx(0);
+}
+
+impl fmt::Display for SymIdx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Where an output symbol lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Place {
+    Undefined,
+    /// In an output section (index into `LinkState::sections`).
+    Section(usize),
+    /// A common symbol: no storage yet; layout puts it in `.nv.global`.
+    Common { align: u64 },
+    Absolute,
+}
+
+/// One output symbol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutSymbol {
+    pub name: String,
+    pub binding: u8,
+    pub sym_type: u8,
+    pub other: u8,
+    pub place: Place,
+    /// Offset in its output section (the input value plus where the input's
+    /// section landed), or the common alignment.
+    pub value: u64,
+    pub size: u64,
+    /// The input that gave the current definition (or first referenced it,
+    /// while undefined).
+    pub input: usize,
+    /// Register count of a function definition, from .nv.info REGCOUNT.
+    pub regcount: Option<u32>,
+}
+
+impl OutSymbol {
+    pub fn is_defined(&self) -> bool {
+        !matches!(self.place, Place::Undefined)
+    }
+}
+
+/// What an output section holds, by nvlink's classification of its name and type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SectionClass {
+    /// `.text.<fn>`: one function's code.
+    Text,
+    /// `.nv.global` (NOBITS device globals).
+    Global,
+    /// `.nv.global.init` (initialized device globals).
+    GlobalInit,
+    /// `.nv.shared.*` (per-kernel or module shared memory).
+    Shared,
+    /// `.nv.shared.reserved.*` (hardware-reserved shared memory).
+    SharedReserved,
+    /// `.nv.local.*`.
+    Local,
+    /// `.nv.constantN[.<fn>]`, bank N.
+    Constant(u32),
+    /// `.debug_*` and `.nv_debug_*`.
+    Debug,
+    /// `.nv.uft`, `.nv.udt` and their `.entry` tables.
+    Unified,
+    /// Any other section with contents.
+    Other,
+}
+
+/// A piece of an output section that came from one input section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Contribution {
+    pub input: usize,
+    /// Section index in that input.
+    pub in_section: usize,
+    pub offset: u64,
+    pub size: u64,
+    /// False once a weak replacement has made it dead (its bytes may stay).
+    pub live: bool,
+}
+
+/// One output section (not yet laid out).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutSection {
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+    pub class: SectionClass,
+    /// The section's bytes (empty for NOBITS kinds).
+    #[serde(skip)]
+    pub data: Vec<u8>,
+    /// Size, NOBITS included.
+    pub size: u64,
+    pub nobits: bool,
+    pub contributions: Vec<Contribution>,
+    /// For `.text.<fn>` and `.nv.info.<fn>`-like sections: the symbol they belong to.
+    pub owner: Option<SymIdx>,
+}
+
+/// One relocation in the output, against an output section and symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OutReloc {
+    /// Output section patched.
+    pub section: usize,
+    pub offset: u64,
+    pub rtype: u32,
+    pub sym: SymIdx,
+    pub addend: i64,
+    /// RELA (true) or REL.
+    pub rela: bool,
+    /// The input it came from.
+    pub input: usize,
+    /// False when a weak replacement nullified it (nvlink zeroes its info word).
+    pub live: bool,
+}
+
+/// A translated .nv.info record: `function` is None for the module-level
+/// `.nv.info`, else the symbol whose `.nv.info.<fn>` holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutNvInfo {
+    pub function: Option<SymIdx>,
+    pub entry: Entry,
+    pub input: usize,
+    pub live: bool,
+}
+
+/// A translated call-graph record (symbol fields hold `SymIdx.0 as u32`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutCallEdge {
+    pub record: Record,
+    pub input: usize,
+    pub live: bool,
+}
+
+/// One input cubin as the merge phase sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InputRecord {
+    /// The name nvlink uses for it in diagnostics.
+    pub name: String,
+    /// Where it came from, for a person (file, archive member, fatbin entry).
+    pub origin: String,
+    pub sm: u32,
+    /// "CUDA Virtual SM" of .note.nv.cuinfo: the PTX `.target` it was compiled from.
+    pub virtual_sm: Option<u32>,
+    pub e_flags: u32,
+    /// The cubin bytes.
+    #[serde(skip)]
+    pub data: Vec<u8>,
+}
+
+/// The per-input mapping arrays of seed 001, kept after the input is merged
+/// so that the debugger can show them. Index = input symbol / section index.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct InputMaps {
+    /// Input symbol → signed output symbol (0: not mapped).
+    pub map_symbol_index: Vec<i32>,
+    /// Input section → output section (0: not mapped or skipped).
+    pub map_section_index: Vec<u32>,
+    /// Where the input section starts inside its output section.
+    pub map_section_offset: Vec<u64>,
+    /// Set for weak symbols whose definition from this input was not kept.
+    pub weak_processed: Vec<bool>,
+}
+
+/// Everything about the link so far.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LinkState {
+    pub inputs: Vec<InputRecord>,
+    pub maps: Vec<InputMaps>,
+    /// Output sections; index 0 is the null section.
+    pub sections: Vec<OutSection>,
+    /// Local symbols: `locals[i]` has index `i + 1`.
+    pub locals: Vec<OutSymbol>,
+    /// Global and weak symbols: `globals[i]` has index `-(i + 1)`.
+    pub globals: Vec<OutSymbol>,
+    pub relocs: Vec<OutReloc>,
+    pub nvinfo: Vec<OutNvInfo>,
+    pub callgraph: Vec<OutCallEdge>,
+    /// .nv.compat attributes in the order first seen, with the value kept.
+    pub compat: Vec<CompatEntry>,
+    pub diagnostics: Vec<Diagnostic>,
+    #[serde(skip)]
+    pub symbol_names: HashMap<String, SymIdx>,
+    #[serde(skip)]
+    pub section_names: HashMap<String, usize>,
+}
+
+impl LinkState {
+    pub fn new() -> Self {
+        let mut s = LinkState::default();
+        s.sections.push(OutSection {
+            name: String::new(),
+            sh_type: 0,
+            flags: 0,
+            align: 0,
+            entsize: 0,
+            class: SectionClass::Other,
+            data: Vec::new(),
+            size: 0,
+            nobits: false,
+            contributions: Vec::new(),
+            owner: None,
+        });
+        s
+    }
+
+    pub fn symbol(&self, idx: SymIdx) -> Option<&OutSymbol> {
+        match idx.0 {
+            0 => None,
+            i if i > 0 => self.locals.get(i as usize - 1),
+            i => self.globals.get((-(i as i64) - 1) as usize),
+        }
+    }
+
+    pub fn symbol_mut(&mut self, idx: SymIdx) -> Option<&mut OutSymbol> {
+        match idx.0 {
+            0 => None,
+            i if i > 0 => self.locals.get_mut(i as usize - 1),
+            i => self.globals.get_mut((-(i as i64) - 1) as usize),
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<SymIdx> {
+        self.symbol_names.get(name).copied()
+    }
+
+    pub fn section_named(&self, name: &str) -> Option<usize> {
+        self.section_names.get(name).copied()
+    }
+
+    /// Adds a local symbol; returns its positive index.
+    pub fn add_local(&mut self, sym: OutSymbol) -> SymIdx {
+        self.locals.push(sym);
+        SymIdx(self.locals.len() as i32)
+    }
+
+    /// Adds a global or weak symbol; returns its negative index.
+    pub fn add_global(&mut self, sym: OutSymbol) -> SymIdx {
+        let name = sym.name.clone();
+        self.globals.push(sym);
+        let idx = SymIdx(-(self.globals.len() as i32));
+        self.symbol_names.insert(name, idx);
+        idx
+    }
+
+    pub fn add_section(&mut self, sec: OutSection) -> usize {
+        let idx = self.sections.len();
+        self.section_names.insert(sec.name.clone(), idx);
+        self.sections.push(sec);
+        idx
+    }
+
+    /// Every symbol with its signed index: locals, then globals.
+    pub fn all_symbols(&self) -> impl Iterator<Item = (SymIdx, &OutSymbol)> {
+        let locals = self.locals.iter().enumerate().map(|(i, s)| (SymIdx(i as i32 + 1), s));
+        let globals = self.globals.iter().enumerate().map(|(i, s)| (SymIdx(-(i as i32) - 1), s));
+        locals.chain(globals)
+    }
+
+    /// The name of a symbol, `(null)` for 0, `#<idx>` for a bad index.
+    pub fn symbol_name(&self, idx: SymIdx) -> String {
+        match self.symbol(idx) {
+            Some(s) => s.name.clone(),
+            None if idx == SymIdx::NULL => "(null)".into(),
+            None => format!("#{idx}"),
+        }
+    }
+
+    /// The section a symbol lives in, by name (`UNDEF`, `COMMON`, `ABS`).
+    pub fn place_name(&self, place: Place) -> String {
+        match place {
+            Place::Undefined => "UNDEF".into(),
+            Place::Common { .. } => "COMMON".into(),
+            Place::Absolute => "ABS".into(),
+            Place::Section(i) => self.sections.get(i).map(|s| s.name.clone()).unwrap_or_else(|| format!("#{i}")),
+        }
+    }
+
+    pub fn input_name(&self, input: usize) -> &str {
+        self.inputs.get(input).map(|i| i.name.as_str()).unwrap_or("?")
+    }
+}
