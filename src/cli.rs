@@ -1,4 +1,4 @@
-//! The command line: `culdb dump`, `culdb diff`.
+//! The command line: `culdb link`, `culdb dump`, `culdb diff`.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,23 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Link like nvlink: takes nvlink's device-link command line (see
+    /// `culdb link -h`). Diagnostics, their order and exit statuses are
+    /// nvlink's. The linker runs up to the end of the merge phase; the back
+    /// half (layout, relocation, emit) is not built yet, so a link that
+    /// merges cleanly stops there, says so, writes nothing and exits 3.
+    #[command(disable_help_flag = true)]
+    Link {
+        /// Print every event of the link (one line each) on stdout.
+        #[arg(long)]
+        events: bool,
+        /// Print the events as JSON lines on stdout instead.
+        #[arg(long)]
+        json: bool,
+        /// nvlink's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// List sections, symbols (with demangled names), relocations and the decoded
     /// .nv.* tables of cubins; archives, host objects and fatbins are listed
     /// member by member with the cubins inside dumped.
@@ -51,6 +68,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
+        Command::Link { events, json, args } => run_link(&args, events, json),
         Command::Dump { files, json } => run_dump(&files, json),
         Command::Diff { a, b, strict, json } => run_diff(&a, &b, strict, json),
     }
@@ -171,4 +189,65 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
     } else {
         1
     }
+}
+
+/// Exit status of a link that merged cleanly but could not be finished
+/// because the back half of the linker does not exist yet.
+pub const EXIT_MERGE_ONLY: i32 = 3;
+
+fn run_link(args: &[String], events: bool, json: bool) -> i32 {
+    use crate::link::{self, options};
+    let opts = match options::parse_in(args, Path::new(".")) {
+        Ok(o) => o,
+        Err(e) => {
+            for d in &e.diagnostics {
+                eprintln!("{}", d.line());
+            }
+            return e.status;
+        }
+    };
+    for w in &opts.warnings {
+        eprintln!("{}", w.line());
+    }
+    if opts.help {
+        out(&options::usage());
+        return 0;
+    }
+    if opts.version {
+        out(&format!(
+            "culdb {} (links as nvlink 13.5 does)\n",
+            env!("CARGO_PKG_VERSION")
+        ));
+        return 0;
+    }
+    let mut linker = link::linker_from(&opts, Path::new("."));
+    loop {
+        let step = linker.step();
+        for e in &step.events {
+            if let link::event::Event::Diagnostic(d) = e {
+                eprintln!("{}", d.line());
+            }
+            if json {
+                out(&format!("{}\n", serde_json::to_string(e).unwrap_or_default()));
+            } else if events {
+                out(&format!("{e}\n"));
+            }
+        }
+        if step.finished {
+            break;
+        }
+    }
+    let status = linker.exit_status();
+    if status != 0 || linker.failed() {
+        return if status != 0 { status } else { 1 };
+    }
+    let st = linker.state();
+    eprintln!(
+        "culdb: merged {} input(s) into {} sections and {} symbols; layout, relocation and emit are not built yet, \
+         so no output file was written",
+        st.inputs.len(),
+        st.sections.len() - 1,
+        st.locals.len() + st.globals.len()
+    );
+    EXIT_MERGE_ONLY
 }

@@ -83,6 +83,10 @@ pub struct Member<'a> {
     /// misaligned ones (common inside archives) are copied so that
     /// `read::parse` can use its aligned header types.
     pub data: Cow<'a, [u8]>,
+    /// The ptxas options a PTX entry of a fatbin records (`-arch=sm_80
+    /// --compile-only`, `-O2 -maxrregcount=16`): nvlink 13.5 passes them to
+    /// its JIT compile, with the link target in place of `-arch`.
+    pub ptxas_options: Option<String>,
 }
 
 /// What nvlink takes from an input for a target architecture.
@@ -264,6 +268,7 @@ fn pick_from_first_container<'a>(
         Choice::Cubin(e) => out.push(Pick::Cubin(entry_member(path, prefix, &mut labels, e)?)),
         Choice::Ptx(e) => {
             let mut m = entry_member(path, prefix, &mut labels, e)?;
+            m.ptxas_options = e.options_text();
             // The PTX text ends at its NUL (stored payloads are NUL-padded).
             m.data = match std::mem::take(&mut m.data) {
                 Cow::Borrowed(b) => Cow::Borrowed(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]),
@@ -304,6 +309,7 @@ fn member(path: String, kind: InputKind, sm: Option<u32>, arch: Option<SmArch>, 
         sm,
         arch,
         data: aligned(data),
+        ptxas_options: None,
     }
 }
 

@@ -38,6 +38,8 @@ pub enum DiagKind {
     Undefined,
     /// Anything else.
     Other,
+    /// A line another tool printed (ptxas compiling a PTX input), shown as is.
+    ToolOutput,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,7 +52,11 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(severity: Severity, text: impl Into<String>) -> Self {
-        Diagnostic { severity, kind: DiagKind::Other, text: text.into() }
+        Diagnostic {
+            severity,
+            kind: DiagKind::Other,
+            text: text.into(),
+        }
     }
     pub fn info(text: impl Into<String>) -> Self {
         Self::new(Severity::Info, text)
@@ -65,11 +71,27 @@ impl Diagnostic {
         Self::new(Severity::Fatal, text)
     }
     pub fn undefined(text: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, kind: DiagKind::Undefined, text: text.into() }
+        Diagnostic {
+            severity: Severity::Error,
+            kind: DiagKind::Undefined,
+            text: text.into(),
+        }
+    }
+
+    /// A line printed by another tool (ptxas), passed through unchanged.
+    pub fn tool_output(text: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Info,
+            kind: DiagKind::ToolOutput,
+            text: text.into(),
+        }
     }
 
     /// The line as printed, e.g. `culdb error   : Undefined reference to 'f' in 'a.cubin'`.
     pub fn line(&self) -> String {
+        if self.kind == DiagKind::ToolOutput {
+            return self.text.clone();
+        }
         format!("{TOOL} {}: {}", self.severity.padded(), self.text)
     }
 }
@@ -95,15 +117,24 @@ mod tests {
     fn lines_pad_like_nvlink() {
         // nvlink: "nvlink error   : Undefined reference to 'add_bias' in 'main.cubin'"
         let d = Diagnostic::undefined("Undefined reference to 'add_bias' in 'main.cubin'");
-        assert_eq!(d.line(), "culdb error   : Undefined reference to 'add_bias' in 'main.cubin'");
-        assert_eq!(Diagnostic::fatal("merge_elf failed").line(), "culdb fatal   : merge_elf failed");
+        assert_eq!(
+            d.line(),
+            "culdb error   : Undefined reference to 'add_bias' in 'main.cubin'"
+        );
+        assert_eq!(
+            Diagnostic::fatal("merge_elf failed").line(),
+            "culdb fatal   : merge_elf failed"
+        );
         assert_eq!(Diagnostic::warning("w").line(), "culdb warning : w");
     }
 
     #[test]
     fn exit_status_follows_nvlink() {
         assert_eq!(exit_status(&[Diagnostic::warning("w")]), 0);
-        assert_eq!(exit_status(&[Diagnostic::undefined("u"), Diagnostic::undefined("v")]), 255);
+        assert_eq!(
+            exit_status(&[Diagnostic::undefined("u"), Diagnostic::undefined("v")]),
+            255
+        );
         assert_eq!(exit_status(&[Diagnostic::undefined("u"), Diagnostic::fatal("f")]), 1);
         assert_eq!(exit_status(&[Diagnostic::error("Multiple definition")]), 1);
     }

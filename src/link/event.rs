@@ -240,26 +240,67 @@ impl fmt::Display for Event {
         match self {
             Event::PhaseStart { phase } => write!(f, "phase {} starts", phase.name()),
             Event::PhaseEnd { phase } => write!(f, "phase {} ends", phase.name()),
-            Event::InputLoaded { input, name, origin, sm } => {
+            Event::InputLoaded {
+                input,
+                name,
+                origin,
+                sm,
+            } => {
                 write!(f, "input #{input} {name}: sm_{sm} cubin from {origin}")
             }
             Event::InputSkipped { path, reason } => write!(f, "skipped {path}: {reason}"),
-            Event::MergeInputStart { input, name, symbols, sections } => {
-                write!(f, "merge input #{input} {name} ({symbols} symbols, {sections} sections)")
+            Event::MergeInputStart {
+                input,
+                name,
+                symbols,
+                sections,
+            } => {
+                write!(
+                    f,
+                    "merge input #{input} {name} ({symbols} symbols, {sections} sections)"
+                )
             }
             Event::MergeInputEnd { input } => write!(f, "merge of input #{input} done"),
-            Event::SectionMapped { input, in_section, name, out_section, offset, created } => write!(
+            Event::SectionMapped {
+                input,
+                in_section,
+                name,
+                out_section,
+                offset,
+                created,
+            } => write!(
                 f,
                 "input #{input} section [{in_section}] {name} -> output [{out_section}] at {offset:#x}{}",
                 if *created { " (new section)" } else { "" }
             ),
-            Event::SectionSkipped { input, in_section, name, reason } => {
+            Event::SectionSkipped {
+                input,
+                in_section,
+                name,
+                reason,
+            } => {
                 write!(f, "input #{input} section [{in_section}] {name} skipped: {reason}")
             }
-            Event::SymbolMapped { input, in_symbol, name, out, resolution } => {
-                write!(f, "input #{input} symbol [{in_symbol}] {name} -> {out} ({resolution:?})")
+            Event::SymbolMapped {
+                input,
+                in_symbol,
+                name,
+                out,
+                resolution,
+            } => {
+                write!(
+                    f,
+                    "input #{input} symbol [{in_symbol}] {name} -> {out} ({resolution:?})"
+                )
             }
-            Event::WeakDecision { name, existing, incoming, rule, incoming_wins, .. } => {
+            Event::WeakDecision {
+                name,
+                existing,
+                incoming,
+                rule,
+                incoming_wins,
+                ..
+            } => {
                 let side = |c: &WeakCandidate| {
                     format!(
                         "{} {} in {} (input #{}, {} registers, virtual sm_{})",
@@ -271,7 +312,11 @@ impl fmt::Display for Event {
                         c.virtual_sm.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
                     )
                 };
-                let (winner, loser) = if *incoming_wins { (incoming, existing) } else { (existing, incoming) };
+                let (winner, loser) = if *incoming_wins {
+                    (incoming, existing)
+                } else {
+                    (existing, incoming)
+                };
                 write!(
                     f,
                     "weak decision for {name}: existing {} vs incoming {}: {}; winner: {}, discarded: {}",
@@ -282,25 +327,55 @@ impl fmt::Display for Event {
                     loser.input_name
                 )
             }
-            Event::WeakCleanup { name, relocs, nvinfo, callgraph } => write!(
+            Event::WeakCleanup {
+                name,
+                relocs,
+                nvinfo,
+                callgraph,
+            } => write!(
                 f,
                 "old definition of {name} removed: {relocs} relocations, {nvinfo} .nv.info records, {callgraph} call-graph records"
             ),
             Event::CommonGrown { name, from, to, input } => {
-                write!(f, "common {name} grows from {from:#x} to {to:#x} bytes (input #{input})")
+                write!(
+                    f,
+                    "common {name} grows from {from:#x} to {to:#x} bytes (input #{input})"
+                )
             }
-            Event::RelocMapped { input, out_section, offset, rtype, sym } => write!(
+            Event::RelocMapped {
+                input,
+                out_section,
+                offset,
+                rtype,
+                sym,
+            } => write!(
                 f,
                 "input #{input} relocation {} at output [{out_section}]+{offset:#x} against {sym}",
                 crate::cubin::catalog::reloc_name(crate::cubin::catalog::RelocFamily::Cuda, *rtype)
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("type {rtype}"))
             ),
-            Event::RelocDropped { input, in_section, offset, reason } => {
-                write!(f, "input #{input} relocation in [{in_section}] at {offset:#x} dropped: {reason}")
+            Event::RelocDropped {
+                input,
+                in_section,
+                offset,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "input #{input} relocation in [{in_section}] at {offset:#x} dropped: {reason}"
+                )
             }
-            Event::NvInfoMapped { input, in_section, kept, dropped } => {
-                write!(f, "input #{input} .nv.info [{in_section}]: {kept} records kept, {dropped} dropped")
+            Event::NvInfoMapped {
+                input,
+                in_section,
+                kept,
+                dropped,
+            } => {
+                write!(
+                    f,
+                    "input #{input} .nv.info [{in_section}]: {kept} records kept, {dropped} dropped"
+                )
             }
             Event::CallGraphMapped { input, kept, dropped } => {
                 write!(f, "input #{input} call graph: {kept} records kept, {dropped} dropped")
@@ -308,7 +383,11 @@ impl fmt::Display for Event {
             Event::CompatMerged { input, attributes } => {
                 write!(f, "input #{input} .nv.compat: {attributes} attributes")
             }
-            Event::Undefined { name, referenced_by, reported } => write!(
+            Event::Undefined {
+                name,
+                referenced_by,
+                reported,
+            } => write!(
                 f,
                 "{name} is undefined (referenced by {referenced_by}){}",
                 if *reported { "" } else { "; left for the driver" }

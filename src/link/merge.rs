@@ -60,7 +60,13 @@ impl InputMerge {
         let cubin = read::parse(&rec.data)
             .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
             .into_owned();
-        Ok(InputMerge { input, cubin, cursor: Cursor::Start, dropped: BTreeSet::new(), failed: false })
+        Ok(InputMerge {
+            input,
+            cubin,
+            cursor: Cursor::Start,
+            dropped: BTreeSet::new(),
+            failed: false,
+        })
     }
 
     pub fn done(&self) -> bool {
@@ -174,7 +180,11 @@ impl InputMerge {
             input: self.input,
             input_name: rec.name.clone(),
             binding: sym.binding,
-            regcount: if sym.sym_type == STT_FUNC { self.regcount(idx) } else { None },
+            regcount: if sym.sym_type == STT_FUNC {
+                self.regcount(idx)
+            } else {
+                None
+            },
             virtual_sm: rec.virtual_sm,
             size: sym.size,
         }
@@ -191,7 +201,11 @@ impl InputMerge {
             value,
             size: sym.size,
             input: self.input,
-            regcount: if sym.sym_type == STT_FUNC && sym.is_defined() { self.regcount(idx) } else { None },
+            regcount: if sym.sym_type == STT_FUNC && sym.is_defined() {
+                self.regcount(idx)
+            } else {
+                None
+            },
         })
     }
 
@@ -262,7 +276,11 @@ impl InputMerge {
                     return self.error(st, ev, text);
                 }
                 let mut out = self.out_symbol(st, sym, i)?;
-                out.binding = if old.binding == STB_WEAK && sym.binding == STB_WEAK { STB_WEAK } else { sym.binding };
+                out.binding = if old.binding == STB_WEAK && sym.binding == STB_WEAK {
+                    STB_WEAK
+                } else {
+                    sym.binding
+                };
                 *st.symbol_mut(existing).expect("slot") = out;
                 self.map_symbol(st, i, existing, Resolution::ReplacesCommon, ev);
                 Ok(())
@@ -307,7 +325,12 @@ impl InputMerge {
             if let Place::Common { align } = &mut out.place {
                 *align = (*align).max(sym.value);
             }
-            ev.push(Event::CommonGrown { name: sym.name.clone(), from, to: sym.size, input: self.input });
+            ev.push(Event::CommonGrown {
+                name: sym.name.clone(),
+                from,
+                to: sym.size,
+                input: self.input,
+            });
         }
         self.map_symbol(st, i, existing, Resolution::CommonMerged, ev);
         Ok(())
@@ -407,16 +430,26 @@ impl InputMerge {
             }
         }
         // Relocations from the old input's debug sections that refer to the function.
-        for r in st.relocs.iter_mut().filter(|r| r.live && r.input == old.input && r.sym == idx) {
-            if st.sections.get(r.section).is_some_and(|s| s.class == SectionClass::Debug) {
+        for r in st
+            .relocs
+            .iter_mut()
+            .filter(|r| r.live && r.input == old.input && r.sym == idx)
+        {
+            if st
+                .sections
+                .get(r.section)
+                .is_some_and(|s| s.class == SectionClass::Debug)
+            {
                 r.live = false;
                 relocs += 1;
             }
         }
         for n in st.nvinfo.iter_mut().filter(|n| n.live && n.input == old.input) {
             let about_it = n.function == Some(idx)
-                || (matches!(n.entry.attr, code::FRAME_SIZE | code::CRS_STACK_SIZE | code::REGCOUNT | code::MAX_STACK_SIZE)
-                    && n.entry.symbol_refs().first() == Some(&(idx.0 as u32)));
+                || (matches!(
+                    n.entry.attr,
+                    code::FRAME_SIZE | code::CRS_STACK_SIZE | code::REGCOUNT | code::MAX_STACK_SIZE
+                ) && n.entry.symbol_refs().first() == Some(&(idx.0 as u32)));
             if about_it {
                 n.live = false;
                 infos += 1;
@@ -434,7 +467,12 @@ impl InputMerge {
                 edges += 1;
             }
         }
-        ev.push(Event::WeakCleanup { name: old.name.clone(), relocs, nvinfo: infos, callgraph: edges });
+        ev.push(Event::WeakCleanup {
+            name: old.name.clone(),
+            relocs,
+            nvinfo: infos,
+            callgraph: edges,
+        });
     }
 
     /// Records which output symbol owns a function's text section.
@@ -462,6 +500,17 @@ impl InputMerge {
             if sym.sym_type == STT_SECTION {
                 let s = sym.shndx as usize;
                 if self.dropped.contains(&s) || self.skip_reason(s).is_some() {
+                    return Ok(());
+                }
+                // A function's code is placed when its symbol is resolved (a
+                // weak conflict may discard or replace it); its section symbol
+                // is mapped in the section pass.
+                if self
+                    .cubin
+                    .sections
+                    .get(s)
+                    .is_some_and(|x| classify(&x.name, x.sh_type) == SectionClass::Text)
+                {
                     return Ok(());
                 }
                 let (out, _) = self.ensure_section(st, s, ev)?;
@@ -496,7 +545,9 @@ impl InputMerge {
     /// The output section symbol of output section `out` (created once).
     fn section_symbol(&self, st: &mut LinkState, out: usize) -> SymIdx {
         let name = st.sections[out].name.clone();
-        if let Some((idx, _)) = st.all_symbols().find(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(out))
+        if let Some((idx, _)) = st
+            .all_symbols()
+            .find(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(out))
         {
             return idx;
         }
@@ -570,7 +621,11 @@ impl InputMerge {
         };
         let sec = &mut st.sections[out];
         // A weak function's replacement reuses the emptied text section.
-        let offset = if class == SectionClass::Text { 0 } else { sec.size.div_ceil(align) * align };
+        let offset = if class == SectionClass::Text {
+            0
+        } else {
+            sec.size.div_ceil(align) * align
+        };
         if !nobits {
             sec.data.resize(offset as usize, 0);
             sec.data.extend_from_slice(&s.data);
@@ -578,7 +633,13 @@ impl InputMerge {
         sec.size = offset + s.size();
         sec.align = sec.align.max(align);
         sec.flags |= s.flags;
-        sec.contributions.push(Contribution { input: self.input, in_section: j, offset, size: s.size(), live: true });
+        sec.contributions.push(Contribution {
+            input: self.input,
+            in_section: j,
+            offset,
+            size: s.size(),
+            live: true,
+        });
         let maps = &mut st.maps[self.input];
         maps.map_section_index[j] = out as u32;
         maps.map_section_offset[j] = offset;
@@ -628,7 +689,10 @@ impl InputMerge {
                             st.compat.push(e);
                         }
                     }
-                    ev.push(Event::CompatMerged { input: self.input, attributes: n });
+                    ev.push(Event::CompatMerged {
+                        input: self.input,
+                        attributes: n,
+                    });
                 }
             }
             SHT_CUDA_CALLGRAPH => self.callgraph(st, j, ev),
@@ -642,11 +706,28 @@ impl InputMerge {
                         reason: reason.into(),
                     });
                 } else {
-                    self.ensure_section(st, j, ev)?;
+                    let (out, _) = self.ensure_section(st, j, ev)?;
+                    self.map_section_symbol(st, j, out, ev);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Maps the input's section symbol of section `j` (if it has one and it
+    /// is not mapped yet) to the output section symbol of `out`.
+    fn map_section_symbol(&self, st: &mut LinkState, j: usize, out: usize, ev: &mut Vec<Event>) {
+        let found = self
+            .cubin
+            .symbols
+            .iter()
+            .position(|y| y.sym_type == STT_SECTION && y.shndx as usize == j);
+        if let Some(i) = found
+            && st.maps[self.input].map_symbol_index[i] == 0
+        {
+            let idx = self.section_symbol(st, out);
+            self.map_symbol(st, i, idx, Resolution::Local, ev);
+        }
     }
 
     fn translate(&self, st: &LinkState, in_sym: u32) -> Option<SymIdx> {
@@ -655,8 +736,16 @@ impl InputMerge {
     }
 
     fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
-        st.maps[self.input].weak_processed.get(in_sym as usize).copied().unwrap_or(false)
-            && self.cubin.symbols.get(in_sym as usize).is_some_and(|s| s.sym_type == STT_FUNC)
+        st.maps[self.input]
+            .weak_processed
+            .get(in_sym as usize)
+            .copied()
+            .unwrap_or(false)
+            && self
+                .cubin
+                .symbols
+                .get(in_sym as usize)
+                .is_some_and(|s| s.sym_type == STT_FUNC)
     }
 
     fn nvinfo(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
@@ -675,7 +764,11 @@ impl InputMerge {
             None
         } else {
             let text = s.info as usize;
-            let owner = self.cubin.symbols.iter().position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text);
+            let owner = self
+                .cubin
+                .symbols
+                .iter()
+                .position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text);
             owner.and_then(|o| self.translate(st, o as u32))
         };
         let (mut kept, mut dropped) = (0, 0);
@@ -696,14 +789,26 @@ impl InputMerge {
                 dropped += 1;
                 continue;
             }
-            st.nvinfo.push(OutNvInfo { function, entry: e, input: self.input, live: true });
+            st.nvinfo.push(OutNvInfo {
+                function,
+                entry: e,
+                input: self.input,
+                live: true,
+            });
             kept += 1;
         }
-        ev.push(Event::NvInfoMapped { input: self.input, in_section: j, kept, dropped });
+        ev.push(Event::NvInfoMapped {
+            input: self.input,
+            in_section: j,
+            kept,
+            dropped,
+        });
     }
 
     fn callgraph(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
-        let Ok(cg) = callgraph::decode(&self.cubin.sections[j].data) else { return };
+        let Ok(cg) = callgraph::decode(&self.cubin.sections[j].data) else {
+            return;
+        };
         let (mut kept, mut dropped) = (0, 0);
         for mut rec in cg.records {
             let from_discarded = match rec {
@@ -726,10 +831,18 @@ impl InputMerge {
                 dropped += 1;
                 continue;
             }
-            st.callgraph.push(OutCallEdge { record: rec, input: self.input, live: true });
+            st.callgraph.push(OutCallEdge {
+                record: rec,
+                input: self.input,
+                live: true,
+            });
             kept += 1;
         }
-        ev.push(Event::CallGraphMapped { input: self.input, kept, dropped });
+        ev.push(Event::CallGraphMapped {
+            input: self.input,
+            kept,
+            dropped,
+        });
     }
 
     fn relocations(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
@@ -790,7 +903,13 @@ impl InputMerge {
                 live: true,
             };
             st.relocs.push(rec);
-            ev.push(Event::RelocMapped { input: self.input, out_section: out, offset: rec.offset, rtype: r.rtype, sym });
+            ev.push(Event::RelocMapped {
+                input: self.input,
+                out_section: out,
+                offset: rec.offset,
+                rtype: r.rtype,
+                sym,
+            });
         }
         Ok(())
     }
@@ -816,7 +935,10 @@ pub fn classify(name: &str, sh_type: u32) -> SectionClass {
         SectionClass::Constant(digits.parse().unwrap_or(0))
     } else if name.starts_with(".debug_") || name.starts_with(".nv_debug") {
         SectionClass::Debug
-    } else if matches!(sh_type, SHT_CUDA_UFT | SHT_CUDA_UFT_ENTRY | SHT_CUDA_UDT | SHT_CUDA_UDT_ENTRY) {
+    } else if matches!(
+        sh_type,
+        SHT_CUDA_UFT | SHT_CUDA_UFT_ENTRY | SHT_CUDA_UDT | SHT_CUDA_UDT_ENTRY
+    ) {
         SectionClass::Unified
     } else {
         SectionClass::Other

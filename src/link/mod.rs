@@ -8,6 +8,60 @@
 
 pub mod diag;
 pub mod event;
+pub mod inputs;
 pub mod merge;
+pub mod options;
+pub mod pipeline;
+pub mod ptx;
+pub mod reach;
 pub mod state;
 pub mod weak;
+
+use std::path::{Path, PathBuf};
+
+pub use pipeline::{LinkSetup, Linker, Step};
+
+/// A linker for nvlink's command line `args` (without the program name),
+/// with relative file names read from `dir`. Command-line errors come back
+/// with nvlink's diagnostics and exit status.
+pub fn linker_for(args: &[String], dir: &Path) -> Result<Linker, options::OptionsError> {
+    let opts = options::parse_in(args, dir)?;
+    Ok(linker_from(&opts, dir))
+}
+
+/// A linker for parsed options.
+pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
+    let setup = LinkSetup::from_options(opts);
+    let target = crate::arch::lookup(&setup.arch);
+    let mut lib_paths = opts.library_paths.clone();
+    if let Ok(lp) = std::env::var("LIBRARY_PATH") {
+        lib_paths.extend(inputs::library_path_dirs(&lp));
+    }
+    let req = inputs::InputRequest {
+        args: opts.inputs.clone(),
+        lib_paths,
+        target_sm: target.map(|t| t.sm).unwrap_or(0),
+        target_suffix: target.and_then(|t| t.suffix.letter().chars().next()),
+        ptxas: find_ptxas(),
+    };
+    Linker::new(setup, inputs::InputLoader::new(req).in_dir(dir))
+}
+
+/// The ptxas used for PTX inputs: `$CULDB_PTXAS`, else `ptxas` on PATH, else
+/// the one `scripts/cuda-tools.sh` installs.
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CULDB_PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    let on_path = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.join("ptxas")).find(|c| c.is_file()))
+        .unwrap_or(None);
+    if on_path.is_some() {
+        return on_path;
+    }
+    let home = std::env::var_os("CULDB_CUDA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/culdb/cuda-13.5")))?;
+    let p = home.join("nvidia/cu13/bin/ptxas");
+    p.is_file().then_some(p)
+}

@@ -39,7 +39,9 @@ pub enum Place {
     /// In an output section (index into `LinkState::sections`).
     Section(usize),
     /// A common symbol: no storage yet; layout puts it in `.nv.global`.
-    Common { align: u64 },
+    Common {
+        align: u64,
+    },
     Absolute,
 }
 
@@ -281,7 +283,11 @@ impl LinkState {
     /// Every symbol with its signed index: locals, then globals.
     pub fn all_symbols(&self) -> impl Iterator<Item = (SymIdx, &OutSymbol)> {
         let locals = self.locals.iter().enumerate().map(|(i, s)| (SymIdx(i as i32 + 1), s));
-        let globals = self.globals.iter().enumerate().map(|(i, s)| (SymIdx(-(i as i32) - 1), s));
+        let globals = self
+            .globals
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (SymIdx(-(i as i32) - 1), s));
         locals.chain(globals)
     }
 
@@ -300,7 +306,11 @@ impl LinkState {
             Place::Undefined => "UNDEF".into(),
             Place::Common { .. } => "COMMON".into(),
             Place::Absolute => "ABS".into(),
-            Place::Section(i) => self.sections.get(i).map(|s| s.name.clone()).unwrap_or_else(|| format!("#{i}")),
+            Place::Section(i) => self
+                .sections
+                .get(i)
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| format!("#{i}")),
         }
     }
 

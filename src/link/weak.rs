@@ -52,22 +52,49 @@ mod tests {
     #[test]
     fn follows_nvlink() {
         // weak_func_regs_unequal_fewer_second_sm90: A 75 regs, B 24 regs → B.
-        assert_eq!(decide(&cand(0, 2, 75, 75), &cand(1, 2, 24, 75), true), (WeakRule::FewerRegisters, true));
+        assert_eq!(
+            decide(&cand(0, 2, 75, 75), &cand(1, 2, 24, 75), true),
+            (WeakRule::FewerRegisters, true)
+        );
         // weak_func_regs_unequal_fewer_first_sm90: A 24, B 75 → A.
-        assert_eq!(decide(&cand(0, 2, 24, 75), &cand(1, 2, 75, 75), true), (WeakRule::FewerRegisters, false));
+        assert_eq!(
+            decide(&cand(0, 2, 24, 75), &cand(1, 2, 75, 75), true),
+            (WeakRule::FewerRegisters, false)
+        );
         // weak_func_fewer_regs_beats_vsm_sm90: A 75/sm_90, B 24/sm_75 → B.
-        assert_eq!(decide(&cand(0, 2, 75, 90), &cand(1, 2, 24, 75), true), (WeakRule::FewerRegisters, true));
+        assert_eq!(
+            decide(&cand(0, 2, 75, 90), &cand(1, 2, 24, 75), true),
+            (WeakRule::FewerRegisters, true)
+        );
         // weak_func_vsm_low_first_sm90: sm_75 then sm_90 → sm_90 (incoming).
-        assert_eq!(decide(&cand(0, 2, 24, 75), &cand(1, 2, 24, 90), true), (WeakRule::HigherVirtualSm, true));
+        assert_eq!(
+            decide(&cand(0, 2, 24, 75), &cand(1, 2, 24, 90), true),
+            (WeakRule::HigherVirtualSm, true)
+        );
         // weak_func_vsm_high_first_sm90 → first.
-        assert_eq!(decide(&cand(0, 2, 24, 90), &cand(1, 2, 24, 75), true), (WeakRule::HigherVirtualSm, false));
+        assert_eq!(
+            decide(&cand(0, 2, 24, 90), &cand(1, 2, 24, 75), true),
+            (WeakRule::HigherVirtualSm, false)
+        );
         // weak_func_regs_equal_sm90 → first.
-        assert_eq!(decide(&cand(0, 2, 24, 75), &cand(1, 2, 24, 75), true), (WeakRule::FirstDefinition, false));
+        assert_eq!(
+            decide(&cand(0, 2, 24, 75), &cand(1, 2, 24, 75), true),
+            (WeakRule::FirstDefinition, false)
+        );
         // weak_vs_global_func_fewer_regs_weak_sm90: weak 24 first, global 75 second → global.
-        assert_eq!(decide(&cand(0, 2, 24, 75), &cand(1, 1, 75, 75), true), (WeakRule::GlobalOverWeak, true));
+        assert_eq!(
+            decide(&cand(0, 2, 24, 75), &cand(1, 1, 75, 75), true),
+            (WeakRule::GlobalOverWeak, true)
+        );
         // global_vs_weak_func_sm90 → global stays.
-        assert_eq!(decide(&cand(0, 1, 24, 75), &cand(1, 2, 24, 75), true), (WeakRule::GlobalKept, false));
+        assert_eq!(
+            decide(&cand(0, 1, 24, 75), &cand(1, 2, 24, 75), true),
+            (WeakRule::GlobalKept, false)
+        );
         // weak_data_same_size_sm90 → first.
-        assert_eq!(decide(&cand(0, 2, 0, 75), &cand(1, 2, 0, 90), false), (WeakRule::FirstDataDefinition, false));
+        assert_eq!(
+            decide(&cand(0, 2, 0, 75), &cand(1, 2, 0, 90), false),
+            (WeakRule::FirstDataDefinition, false)
+        );
     }
 }

@@ -1,0 +1,344 @@
+//! The linker as a resumable state machine (DESIGN.md §3): `step()` performs
+//! one unit of work (open one command-line input, merge one symbol or
+//! section, check one undefined name) and returns the events it produced.
+//! Between steps the whole [`LinkState`] is readable. Headless linking is
+//! the same loop run to the end.
+
+use serde::Serialize;
+
+use crate::cubin::consts::{STB_GLOBAL, STT_CUDA_SAMPLER, STT_CUDA_SURFACE, STT_CUDA_TEXTURE, STT_FUNC};
+use crate::cubin::read;
+
+use super::diag::{self, Diagnostic, Severity};
+use super::event::{Event, Phase};
+use super::inputs::{InputLoader, LoadNote, Printed};
+use super::merge::{self, InputMerge};
+use super::state::{InputRecord, LinkState, Place, SymIdx};
+
+/// What the pipeline needs besides the inputs.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkSetup {
+    /// The `-arch` value, e.g. `sm_90`.
+    pub arch: String,
+    /// `-r`: undefined references are allowed.
+    pub relocatable: bool,
+    /// `-report-arch`: undefined-reference errors name the target.
+    pub report_arch: bool,
+    /// `-w`: warnings are not printed.
+    pub disable_warnings: bool,
+    /// `-Werror`: warnings become errors.
+    pub werror: bool,
+}
+
+impl LinkSetup {
+    pub fn from_options(o: &super::options::LinkOptions) -> Self {
+        LinkSetup {
+            arch: o.arch.clone().unwrap_or_default(),
+            relocatable: o.relocatable,
+            report_arch: o.report_arch,
+            disable_warnings: o.disable_warnings,
+            werror: o.werror,
+        }
+    }
+}
+
+/// Where the pipeline stands.
+#[derive(Debug, Clone)]
+enum Stage {
+    Read,
+    Merge(Option<Box<InputMerge>>, usize),
+    Resolve(usize),
+    /// The front half is done; the back half (layout onward) is not built yet.
+    MergeDone,
+    /// A fatal diagnostic stopped the link.
+    Failed,
+}
+
+/// Undefined functions nvlink leaves for the CUDA driver without a word
+/// (corpus `syscalls_printf_malloc_sm90`, `virtual_funcs_*`).
+pub const DRIVER_SYSCALLS: &[&str] = &["malloc", "free", "vprintf", "__assertfail"];
+
+/// Undefined references nobody reports: symbols the linker defines in
+/// layout (`__UFT*`, `__UDT*`, `.nv.reservedSmem.*`), texture, surface and
+/// sampler references (bound by the driver), extern `.shared` arrays (the
+/// dynamic shared memory), and CUDA syscalls (`__cuda_syscall*`), which
+/// nvlink leaves undefined in its output (`dynpar_cudadevrt_sm90`).
+pub fn bound_elsewhere(name: &str, sym_type: u8, other: u8) -> bool {
+    name.starts_with("__UFT")
+        || name.starts_with("__UDT")
+        || name.starts_with(".nv.reservedSmem.")
+        || name.starts_with("__cuda_syscall")
+        || matches!(sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER)
+        || other & 0xe0 == STO_SHARED
+}
+
+/// st_other memory-space bits of a `.shared` variable.
+pub const STO_SHARED: u8 = 0x40;
+
+/// The linker, stepped.
+#[derive(Debug, Clone)]
+pub struct Linker {
+    pub setup: LinkSetup,
+    state: LinkState,
+    loader: InputLoader,
+    stage: Stage,
+    started: bool,
+    /// Undefined names found after the merge, in nvlink's report order.
+    undefined: Vec<SymIdx>,
+}
+
+/// The result of one step.
+#[derive(Debug, Clone, Default)]
+pub struct Step {
+    pub events: Vec<Event>,
+    /// No more work: the link finished (or failed).
+    pub finished: bool,
+}
+
+impl Linker {
+    pub fn new(setup: LinkSetup, loader: InputLoader) -> Self {
+        Linker {
+            setup,
+            state: LinkState::new(),
+            loader,
+            stage: Stage::Read,
+            started: false,
+            undefined: Vec::new(),
+        }
+    }
+
+    pub fn state(&self) -> &LinkState {
+        &self.state
+    }
+
+    /// The phase now running (None once finished).
+    pub fn phase(&self) -> Option<Phase> {
+        match self.stage {
+            Stage::Read => Some(Phase::Read),
+            Stage::Merge(..) => Some(Phase::Merge),
+            Stage::Resolve(_) => Some(Phase::Resolve),
+            Stage::MergeDone | Stage::Failed => None,
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        matches!(self.stage, Stage::MergeDone | Stage::Failed)
+    }
+
+    /// True when a fatal diagnostic or an error stopped the link.
+    pub fn failed(&self) -> bool {
+        matches!(self.stage, Stage::Failed) || self.exit_status() != 0
+    }
+
+    /// nvlink's exit status for the diagnostics so far.
+    pub fn exit_status(&self) -> i32 {
+        diag::exit_status(&self.state.diagnostics)
+    }
+
+    /// Runs to the end; returns every event.
+    pub fn run(&mut self) -> Vec<Event> {
+        let mut all = Vec::new();
+        loop {
+            let s = self.step();
+            all.extend(s.events);
+            if s.finished {
+                return all;
+            }
+        }
+    }
+
+    /// Performs one unit of work.
+    pub fn step(&mut self) -> Step {
+        let mut ev = Vec::new();
+        if !self.started {
+            self.started = true;
+            ev.push(Event::PhaseStart { phase: Phase::Read });
+        }
+        let stage = std::mem::replace(&mut self.stage, Stage::Failed);
+        self.stage = match stage {
+            Stage::Read => self.read_step(&mut ev),
+            Stage::Merge(m, next) => self.merge_step(m, next, &mut ev),
+            Stage::Resolve(i) => self.resolve_step(i, &mut ev),
+            done => done,
+        };
+        Step {
+            events: ev,
+            finished: self.finished(),
+        }
+    }
+
+    fn diagnose(&mut self, d: Diagnostic, ev: &mut Vec<Event>) {
+        let d = match d.severity {
+            Severity::Warning if self.setup.werror => Diagnostic {
+                severity: Severity::Error,
+                ..d
+            },
+            _ => d,
+        };
+        if d.severity == Severity::Warning && self.setup.disable_warnings {
+            return;
+        }
+        self.state.diagnostics.push(d.clone());
+        ev.push(Event::Diagnostic(d));
+    }
+
+    fn read_step(&mut self, ev: &mut Vec<Event>) -> Stage {
+        let step = self.loader.step();
+        for p in self.loader.printed().to_vec() {
+            match p {
+                Printed::Diag(d) => self.diagnose(d, ev),
+                Printed::Tool(line) => self.diagnose(Diagnostic::tool_output(line), ev),
+            }
+        }
+        match step {
+            Some(Ok(notes)) => {
+                for note in notes {
+                    match note {
+                        LoadNote::Loaded(c) => {
+                            if let Err(d) = self.admit(c.name, format!("{:?}", c.origin), c.data, ev) {
+                                self.diagnose(d, ev);
+                                return Stage::Failed;
+                            }
+                        }
+                        LoadNote::Skipped { path, reason, warning } => {
+                            ev.push(Event::InputSkipped { path, reason });
+                            if let Some(w) = warning {
+                                self.diagnose(w, ev);
+                            }
+                        }
+                    }
+                }
+                Stage::Read
+            }
+            Some(Err(d)) => {
+                self.diagnose(d, ev);
+                Stage::Failed
+            }
+            None => {
+                ev.push(Event::PhaseEnd { phase: Phase::Read });
+                ev.push(Event::PhaseStart { phase: Phase::Merge });
+                Stage::Merge(None, 0)
+            }
+        }
+    }
+
+    /// Takes a loaded cubin into the link: checks it and its architecture.
+    fn admit(&mut self, name: String, origin: String, data: Vec<u8>, ev: &mut Vec<Event>) -> Result<(), Diagnostic> {
+        let cubin =
+            read::parse(&data).map_err(|e| Diagnostic::fatal(format!("Could not read input file '{name}': {e}")))?;
+        let e_flags = cubin.header.e_flags;
+        if let Some(target) = crate::arch::lookup(&self.setup.arch) {
+            match crate::arch::check_input(target, &name, crate::arch::InputArch::of_cubin(&cubin)) {
+                Ok(warnings) => {
+                    for w in warnings {
+                        self.diagnose(w, ev);
+                    }
+                }
+                Err(m) => {
+                    let mut ds = m.diagnostics();
+                    let last = ds.pop();
+                    for d in ds {
+                        self.diagnose(d, ev);
+                    }
+                    if let Some(d) = last {
+                        return Err(d);
+                    }
+                }
+            }
+        }
+        let rec = InputRecord {
+            name: name.clone(),
+            origin: origin.clone(),
+            sm: cubin.header.sm(),
+            virtual_sm: merge::virtual_sm(&cubin),
+            e_flags,
+            data: Vec::new(),
+        };
+        drop(cubin);
+        let input = self.state.inputs.len();
+        ev.push(Event::InputLoaded {
+            input,
+            name,
+            origin,
+            sm: rec.sm,
+        });
+        self.state.inputs.push(InputRecord { data, ..rec });
+        Ok(())
+    }
+
+    fn merge_step(&mut self, current: Option<Box<InputMerge>>, next: usize, ev: &mut Vec<Event>) -> Stage {
+        let mut m = match current {
+            Some(m) => m,
+            None if next < self.state.inputs.len() => match InputMerge::new(&self.state, next) {
+                Ok(m) => Box::new(m),
+                Err(d) => {
+                    self.diagnose(d, ev);
+                    return Stage::Failed;
+                }
+            },
+            None => {
+                ev.push(Event::PhaseEnd { phase: Phase::Merge });
+                ev.push(Event::PhaseStart { phase: Phase::Resolve });
+                self.undefined = self.undefined_in_report_order();
+                return Stage::Resolve(0);
+            }
+        };
+        let events = m.step(&mut self.state);
+        let fatal = events
+            .iter()
+            .any(|e| matches!(e, Event::Diagnostic(d) if d.severity == Severity::Fatal));
+        ev.extend(events);
+        if fatal {
+            Stage::Failed
+        } else if m.done() {
+            Stage::Merge(None, m.input + 1)
+        } else {
+            Stage::Merge(Some(m), next)
+        }
+    }
+
+    /// Global undefined names: functions first, then the rest, each in
+    /// output-symbol order (the order of nvlink's reports in the corpus).
+    /// Names the linker itself defines, texture/surface/sampler references,
+    /// extern shared arrays and references from dead code are not checked.
+    fn undefined_in_report_order(&self) -> Vec<SymIdx> {
+        let live = super::reach::referenced_from_live_code(&self.state);
+        let undef: Vec<(SymIdx, bool)> = self
+            .state
+            .all_symbols()
+            .filter(|(_, s)| s.binding == STB_GLOBAL && s.place == Place::Undefined)
+            .filter(|(i, s)| live.contains(i) && !bound_elsewhere(&s.name, s.sym_type, s.other))
+            .map(|(i, s)| (i, s.sym_type == STT_FUNC))
+            .collect();
+        let funcs = undef.iter().filter(|(_, f)| *f).map(|(i, _)| *i);
+        let rest = undef.iter().filter(|(_, f)| !*f).map(|(i, _)| *i);
+        funcs.chain(rest).collect()
+    }
+
+    fn resolve_step(&mut self, i: usize, ev: &mut Vec<Event>) -> Stage {
+        let Some(&idx) = self.undefined.get(i) else {
+            ev.push(Event::PhaseEnd { phase: Phase::Resolve });
+            return if self.exit_status() != 0 {
+                Stage::Failed
+            } else {
+                Stage::MergeDone
+            };
+        };
+        let sym = self.state.symbol(idx).cloned().expect("undefined symbol exists");
+        let by = self.state.input_name(sym.input).to_string();
+        let reported = !self.setup.relocatable && !DRIVER_SYSCALLS.contains(&sym.name.as_str());
+        ev.push(Event::Undefined {
+            name: sym.name.clone(),
+            referenced_by: by.clone(),
+            reported,
+        });
+        if reported {
+            let mut text = format!("Undefined reference to '{}' in '{}'", sym.name, by);
+            if self.setup.report_arch {
+                text.push_str(&format!(" (target: {})", self.setup.arch));
+            }
+            self.diagnose(Diagnostic::undefined(text), ev);
+        }
+        Stage::Resolve(i + 1)
+    }
+}

@@ -1,0 +1,75 @@
+//! Which symbols live code refers to. nvlink checks undefined references
+//! after dead-code elimination: a reference from a function no kernel can
+//! reach is not reported (corpus `dynpar_cudadevrt_sm90`: libcudadevrt's
+//! unused wrappers refer to `cnp*` functions that nothing defines).
+//!
+//! Roots are the kernels (st_other ENTRY) and every relocation in a data
+//! section (initializers, constant banks: function addresses taken there);
+//! edges are the call graph and the relocations in each function's code.
+//! Debug sections refer to every function and are not roots.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::cubin::callgraph::Record;
+use crate::cubin::consts::STT_SECTION;
+
+use super::state::{LinkState, Place, SectionClass, SymIdx};
+
+/// st_other bit of a kernel (cuobjdump: ENTRY).
+pub const STO_ENTRY: u8 = 0x10;
+
+/// Every symbol referenced from reachable code or from data.
+pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
+    // A relocation against a text section symbol refers to the function owning it.
+    let function_of = |s: SymIdx| -> SymIdx {
+        match st.symbol(s) {
+            Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
+                Place::Section(i) => st.sections.get(i).and_then(|x| x.owner).unwrap_or(s),
+                _ => s,
+            },
+            _ => s,
+        }
+    };
+    let mut edges: BTreeMap<SymIdx, Vec<SymIdx>> = BTreeMap::new();
+    let mut referenced = BTreeSet::new();
+    let mut work: Vec<SymIdx> = Vec::new();
+    for r in st.relocs.iter().filter(|r| r.live) {
+        let Some(sec) = st.sections.get(r.section) else {
+            continue;
+        };
+        let target = function_of(r.sym);
+        match (sec.class, sec.owner) {
+            (SectionClass::Debug, _) => {}
+            (SectionClass::Text, Some(f)) => edges.entry(f).or_default().push(target),
+            _ => {
+                referenced.insert(target);
+                work.push(target);
+            }
+        }
+    }
+    for e in st.callgraph.iter().filter(|e| e.live) {
+        if let Record::Call { caller, callee } = e.record {
+            edges
+                .entry(SymIdx(caller as i32))
+                .or_default()
+                .push(SymIdx(callee as i32));
+        }
+    }
+    for (idx, s) in st.all_symbols() {
+        if s.other & STO_ENTRY != 0 && s.is_defined() {
+            referenced.insert(idx);
+            work.push(idx);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    while let Some(f) = work.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        for &t in edges.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
+            referenced.insert(t);
+            work.push(t);
+        }
+    }
+    referenced
+}

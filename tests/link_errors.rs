@@ -1,0 +1,74 @@
+//! Every failing corpus case: `culdb link` prints nvlink's diagnostics (the
+//! same text after the tool-name prefix, in the same order), exits with
+//! nvlink's status, and leaves no output file behind.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn copy_case(case: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(case).unwrap().flatten() {
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// nvlink's lines with the tool name replaced by culdb's.
+fn as_culdb(nvlink_stderr: &str) -> String {
+    nvlink_stderr
+        .lines()
+        .map(|l| match l.strip_prefix("nvlink ") {
+            Some(rest) => format!("culdb {rest}\n"),
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
+#[test]
+fn failing_cases_fail_like_nvlink() {
+    let tmp = std::env::temp_dir().join(format!("culdb-link-errors-{}", std::process::id()));
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for case in common::corpus_cases() {
+        let status: i32 = std::fs::read_to_string(case.join("expected/status"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        if status == 0 {
+            continue;
+        }
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        let dir = tmp.join(&name);
+        copy_case(&case, &dir);
+        let args = std::fs::read_to_string(case.join("link.args")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_culdb"))
+            .arg("link")
+            .args(args.split_whitespace())
+            .args(["-o", "out.cubin"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let want = as_culdb(&std::fs::read_to_string(case.join("expected/stderr")).unwrap());
+        let got = String::from_utf8_lossy(&out.stderr).to_string();
+        if got != want {
+            bad.push(format!("{name}: stderr\n--- culdb\n{got}--- nvlink (as culdb)\n{want}"));
+        }
+        if out.status.code() != Some(status) {
+            bad.push(format!("{name}: status {:?}, nvlink {status}", out.status.code()));
+        }
+        if !out.stdout.is_empty() {
+            bad.push(format!("{name}: stdout not empty"));
+        }
+        if dir.join("out.cubin").exists() {
+            bad.push(format!("{name}: out.cubin left behind"));
+        }
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert_eq!(checked, 18);
+}
