@@ -14,6 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use culdb::cubin::consts::*;
+
+const SHN_LORESERVE: u16 = 0xff00;
 use culdb::cubin::{Cubin, read};
 use culdb::link::event::Event;
 use culdb::link::state::{LinkState, Place};
@@ -297,4 +299,117 @@ fn weak_decision_reads_as_an_explanation() {
         "{}",
         text[i + 1]
     );
+}
+
+/// Data symbols: where the merge places each input's section (appended at
+/// its alignment, the loser of a weak data conflict included) is where
+/// nvlink's output has the symbol. Commons get their storage in layout.
+#[test]
+fn data_symbol_offsets_match_nvlink() {
+    let mut bad = Vec::new();
+    let mut compared = 0;
+    for case in common::corpus_cases() {
+        if status_of(&case) != 0 {
+            continue;
+        }
+        let (st, _) = merged(&case);
+        let Ok(data) = std::fs::read(case.join("expected/out.cubin")) else {
+            continue;
+        };
+        let out = read::parse(&data).unwrap();
+        for s in out
+            .symbols
+            .iter()
+            .filter(|s| s.sym_type != STT_SECTION && s.shndx != 0 && s.shndx < SHN_LORESERVE)
+        {
+            let sec = out.section_name(s.shndx as usize);
+            let Some(o) = st.lookup(&s.name).and_then(|i| st.symbol(i)) else {
+                continue;
+            };
+            if sec.starts_with(".text.") || matches!(o.place, Place::Common { .. }) {
+                continue;
+            }
+            compared += 1;
+            if o.value != s.value {
+                let case = case.file_name().unwrap().to_string_lossy().to_string();
+                bad.push(format!(
+                    "{case}: {} in {sec} at {:#x}, nvlink: {:#x}",
+                    s.name, o.value, s.value
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(compared > 50, "only {compared} data symbols compared");
+}
+
+fn linker(case: &str) -> culdb::link::Linker {
+    let dir = common::root().join("tests/corpus").join(case);
+    culdb::link::linker_for(&args_of(&dir), &dir).expect("options")
+}
+
+/// The pipeline steps one unit of work at a time, a copy taken between
+/// steps finishes the same way, and the result does not depend on how the
+/// link was stepped.
+#[test]
+fn stepping_is_resumable_and_deterministic() {
+    let case = "call_graph_4obj_sm90";
+    let mut whole = linker(case);
+    let all = whole.run();
+    let mut stepped = linker(case);
+    let mut events = Vec::new();
+    let mut steps = 0;
+    let mut copy = None;
+    loop {
+        let s = stepped.step();
+        steps += 1;
+        events.extend(s.events);
+        if steps == 40 {
+            copy = Some(stepped.clone());
+        }
+        if s.finished {
+            break;
+        }
+    }
+    assert_eq!(events, all);
+    let symbols: usize = stepped.state().maps.iter().map(|m| m.map_symbol_index.len()).sum();
+    assert!(
+        steps > symbols,
+        "{steps} steps for {symbols} input symbols: not one unit of work per step"
+    );
+    let mut copy = copy.expect("the link took more than 40 steps");
+    copy.run();
+    let json = |l: &culdb::link::Linker| serde_json::to_string(l.state()).unwrap();
+    assert_eq!(json(&copy), json(&stepped));
+    assert_eq!(json(&whole), json(&stepped));
+}
+
+/// The mapping arrays of seed 001, kept per input: the loser of a weak
+/// conflict maps to the winner's (signed, negative) output index and is
+/// marked weak_processed; its code section is not mapped.
+#[test]
+fn mapping_arrays_record_the_weak_loser() {
+    let mut l = linker("weak_func_regs_unequal_fewer_first_sm90");
+    l.run();
+    let st = l.state();
+    let wf = st.lookup("wf").expect("wf");
+    assert!(wf.0 < 0, "globals have negative indices");
+    let b = st.inputs.iter().position(|i| i.name == "b.cubin").expect("b.cubin");
+    let cubin = read::parse(&st.inputs[b].data).unwrap();
+    let (i, sym) = cubin.symbol_by_name("wf").unwrap();
+    let maps = &st.maps[b];
+    assert_eq!(maps.map_symbol_index.len(), cubin.symbols.len());
+    assert_eq!(maps.map_section_index.len(), cubin.sections.len());
+    assert_eq!(maps.map_symbol_index[i], wf.0);
+    assert!(maps.weak_processed[i]);
+    assert_eq!(
+        maps.map_section_index[sym.shndx as usize], 0,
+        "the loser's .text.wf is not merged"
+    );
+    let a = st.inputs.iter().position(|i| i.name == "a.cubin").unwrap();
+    let ca = read::parse(&st.inputs[a].data).unwrap();
+    let (ia, sa) = ca.symbol_by_name("wf").unwrap();
+    assert!(!st.maps[a].weak_processed[ia]);
+    assert_ne!(st.maps[a].map_section_index[sa.shndx as usize], 0);
+    assert_eq!(st.symbol(wf).unwrap().regcount, Some(24));
 }

@@ -228,6 +228,14 @@ pub enum Event {
     Diagnostic(Diagnostic),
 }
 
+/// `name`, with its demangled form beside it when it is a C++ name.
+fn shown(name: &str) -> String {
+    match crate::demangle::demangle(name) {
+        Some(d) => format!("{name} [{d}]"),
+        None => name.to_string(),
+    }
+}
+
 impl Event {
     /// A one-line explanation for a person.
     pub fn describe(&self) -> String {
@@ -246,7 +254,7 @@ impl fmt::Display for Event {
                 origin,
                 sm,
             } => {
-                write!(f, "input #{input} {name}: sm_{sm} cubin from {origin}")
+                write!(f, "input #{input} {name}: sm_{sm} cubin, {origin}")
             }
             Event::InputSkipped { path, reason } => write!(f, "skipped {path}: {reason}"),
             Event::MergeInputStart {
@@ -319,7 +327,8 @@ impl fmt::Display for Event {
                 };
                 write!(
                     f,
-                    "weak decision for {name}: existing {} vs incoming {}: {}; winner: {}, discarded: {}",
+                    "weak decision for {}: existing {} vs incoming {}: {}; winner: {}, discarded: {}",
+                    shown(name),
                     side(existing),
                     side(incoming),
                     rule.describe(),

@@ -190,8 +190,14 @@ impl InputMerge {
         }
     }
 
-    fn out_symbol(&self, st: &mut LinkState, sym: &Symbol, idx: usize) -> Result<OutSymbol, MergeFailed> {
-        let (place, value) = self.place_of(st, sym)?;
+    fn out_symbol(
+        &self,
+        st: &mut LinkState,
+        sym: &Symbol,
+        idx: usize,
+        ev: &mut Vec<Event>,
+    ) -> Result<OutSymbol, MergeFailed> {
+        let (place, value) = self.place_of(st, sym, ev)?;
         Ok(OutSymbol {
             name: sym.name.clone(),
             binding: sym.binding,
@@ -210,14 +216,14 @@ impl InputMerge {
     }
 
     /// Where an input symbol lands in the output (mapping its section if needed).
-    fn place_of(&self, st: &mut LinkState, sym: &Symbol) -> Result<(Place, u64), MergeFailed> {
+    fn place_of(&self, st: &mut LinkState, sym: &Symbol, ev: &mut Vec<Event>) -> Result<(Place, u64), MergeFailed> {
         Ok(match sym.shndx {
             SHN_UNDEF => (Place::Undefined, 0),
             SHN_COMMON => (Place::Common { align: sym.value }, sym.value),
             SHN_ABS => (Place::Absolute, sym.value),
             s => {
                 let s = s as usize;
-                let (out, off) = self.ensure_section(st, s, &mut Vec::new())?;
+                let (out, off) = self.ensure_section(st, s, ev)?;
                 (Place::Section(out), off + sym.value)
             }
         })
@@ -231,7 +237,7 @@ impl InputMerge {
             return Ok(());
         }
         let Some(existing) = st.lookup(&sym.name) else {
-            let out = self.out_symbol(st, &sym, i)?;
+            let out = self.out_symbol(st, &sym, i, ev)?;
             let idx = st.add_global(out);
             self.claim_text(st, &sym, idx);
             self.map_symbol(st, i, idx, Resolution::New, ev);
@@ -256,7 +262,7 @@ impl InputMerge {
         let old = st.symbol(existing).cloned().expect("looked-up symbol exists");
         match old.place {
             Place::Undefined => {
-                let mut out = self.out_symbol(st, sym, i)?;
+                let mut out = self.out_symbol(st, sym, i, ev)?;
                 // A definition takes the slot of the reference; a weak
                 // definition of a global reference stays weak.
                 out.binding = sym.binding;
@@ -275,7 +281,7 @@ impl InputMerge {
                     );
                     return self.error(st, ev, text);
                 }
-                let mut out = self.out_symbol(st, sym, i)?;
+                let mut out = self.out_symbol(st, sym, i, ev)?;
                 out.binding = if old.binding == STB_WEAK && sym.binding == STB_WEAK {
                     STB_WEAK
                 } else {
@@ -378,7 +384,7 @@ impl InputMerge {
             if is_func {
                 self.replace_function(st, existing, &old, ev);
             }
-            let mut out = self.out_symbol(st, sym, i)?;
+            let mut out = self.out_symbol(st, sym, i, ev)?;
             if rule == WeakRule::GlobalOverWeak {
                 out.binding = STB_GLOBAL;
             }
@@ -520,7 +526,7 @@ impl InputMerge {
                 if sym.is_defined() && self.dropped.contains(&(sym.shndx as usize)) {
                     return Ok(());
                 }
-                let out = self.out_symbol(st, &sym, i)?;
+                let out = self.out_symbol(st, &sym, i, ev)?;
                 let idx = st.add_local(out);
                 self.map_symbol(st, i, idx, Resolution::Local, ev);
             }
@@ -528,7 +534,7 @@ impl InputMerge {
         }
         match st.lookup(&sym.name) {
             None => {
-                let out = self.out_symbol(st, &sym, i)?;
+                let out = self.out_symbol(st, &sym, i, ev)?;
                 let idx = st.add_global(out);
                 self.claim_text(st, &sym, idx);
                 self.map_symbol(st, i, idx, Resolution::New, ev);

@@ -195,7 +195,7 @@ impl Linker {
                 for note in notes {
                     match note {
                         LoadNote::Loaded(c) => {
-                            if let Err(d) = self.admit(c.name, format!("{:?}", c.origin), c.data, ev) {
+                            if let Err(d) = self.admit(c.name, c.origin.to_string(), c.data, ev) {
                                 self.diagnose(d, ev);
                                 return Stage::Failed;
                             }
