@@ -990,6 +990,23 @@ impl FileId {
     }
 }
 
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::File { path } => write!(f, "file {path}"),
+            Origin::FatbinEntry { file, arch } => write!(f, "the {arch} entry of fatbin {file}"),
+            Origin::HostObject { file, arch } => write!(f, "the {arch} cubin embedded in host object {file}"),
+            Origin::ArchiveMember { archive, member, arch } => {
+                write!(
+                    f,
+                    "the {arch} cubin of member {member} of {archive} (nvlink loads every host-object member)"
+                )
+            }
+            Origin::JitPtx { file, arch } => write!(f, "PTX in {file} compiled by ptxas for {arch}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1039,19 +1056,5 @@ mod tests {
             ]
         );
         assert_eq!(l.current(), 0);
-    }
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::File { path } => write!(f, "file {path}"),
-            Origin::FatbinEntry { file, arch } => write!(f, "the {arch} entry of fatbin {file}"),
-            Origin::HostObject { file, arch } => write!(f, "the {arch} cubin embedded in host object {file}"),
-            Origin::ArchiveMember { archive, member, arch } => {
-                write!(f, "the {arch} cubin of member {member} of {archive} (nvlink loads every host-object member)")
-            }
-            Origin::JitPtx { file, arch } => write!(f, "PTX in {file} compiled by ptxas for {arch}"),
-        }
     }
 }
