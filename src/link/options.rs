@@ -12,7 +12,9 @@
 //!   (`-lfoo`, `-L.`, `-m64`; the whole rest, `=` included, is the value), and
 //!   an exact name wins over that (`-lto` is link-time-opt, `-ltox` is `-l tox`).
 //! * A value comes after `=` or is the next argument, whatever it looks like
-//!   (`-o -arch=sm_90` names the output `-arch=sm_90`). An options file is its
+//!   (`-o -arch=sm_90` names the output `-arch=sm_90`); only `-ghls` and `-Ofc`
+//!   may go without one (then they skip a following option and mean `lcs-abs`
+//!   and `0`). An options file is its
 //!   own argument list: a value-taking option at its end does not borrow the
 //!   next command-line argument.
 //! * Lists (`-l`, `-L`, `-kernels-used`, `-optf`, ...) split on commas, skip
@@ -24,7 +26,8 @@
 //! * Every problem is fatal, status 1, and stops at the first one. After the
 //!   whole line is read: `--help` (wins over `--version`), `--version`,
 //!   `-ghls` (no inputs allowed, nothing else required), then a missing
-//!   `-arch`, a missing `-o`, no input files, an `lto_` target. With
+//!   `-arch`, a missing `-o`, no input files, `-suppress-debug-info` without
+//!   `-g`, an `lto_` target. With
 //!   `-report-arch` those late messages end in ` (target: <arch>)`.
 //!
 //! culdb links cubin-based inputs only: the LTO options are recognised, and then
@@ -266,7 +269,7 @@ pub struct LinkOptions {
     pub extra_warnings: bool,
     /// `-g` / `--debug`.
     pub debug: bool,
-    /// `-suppress-debug-info` (ignored without `-g`).
+    /// `-suppress-debug-info` (nvlink refuses it without `-g`).
     pub suppress_debug_info: bool,
     /// `-uidx` / `--uidx-file <file>`.
     pub uidx_file: Option<String>,
@@ -486,6 +489,9 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     if opts.files().next().is_none() {
         return late(opts, "No input files specified; use option --help for more information");
     }
+    if opts.suppress_debug_info && !opts.debug {
+        return late(opts, "Conflicting options '-suppress-debug-info' and 'no -g'");
+    }
     if arch.starts_with("lto_") {
         let text = format!("Link target of '{arch}' is virtual target that is not JIT-able; use 'sm_' target instead");
         return late(opts, &text);
@@ -601,6 +607,9 @@ struct Spec {
     joined: bool,
     /// Only used by link-time optimisation.
     lto: bool,
+    /// The value used when none follows: such an option takes the next
+    /// argument only when that is not an option.
+    default: Option<&'static str>,
 }
 
 const fn spec(long: &'static str, short: &'static str, kind: Kind, id: Id) -> Spec {
@@ -611,6 +620,7 @@ const fn spec(long: &'static str, short: &'static str, kind: Kind, id: Id) -> Sp
         id,
         joined: false,
         lto: false,
+        default: None,
     }
 }
 
@@ -622,6 +632,7 @@ const fn joined(long: &'static str, short: &'static str, kind: Kind, id: Id) -> 
         id,
         joined: true,
         lto: false,
+        default: None,
     }
 }
 
@@ -633,13 +644,17 @@ const fn lto(long: &'static str, short: &'static str, kind: Kind, id: Id) -> Spe
         id,
         joined: false,
         lto: true,
+        default: None,
     }
 }
 
 use Kind::{Bool, Flag, Int, List, Str};
 
 const SPECS: &[Spec] = &[
-    lto("Ofast-compile", "Ofc", Str, Id::OfastCompile),
+    Spec {
+        default: Some("0"),
+        ..lto("Ofast-compile", "Ofc", Str, Id::OfastCompile)
+    },
     lto("Xnvvm", "Xnvvm", List, Id::Xnvvm),
     lto("Xptxas", "Xptxas", List, Id::Xptxas),
     spec("arch", "arch", Kind::Enum(ARCH_VALUES), Id::Arch),
@@ -663,12 +678,15 @@ const SPECS: &[Spec] = &[
     ),
     lto("emit-ptx", "emit-ptx", Flag, Id::EmitPtx),
     spec("extra-warnings", "extrawarn", Flag, Id::ExtraWarnings),
-    spec(
-        "gen-host-linker-script",
-        "ghls",
-        Kind::Enum(HOST_LINKER_SCRIPT_VALUES),
-        Id::GenHostLinkerScript,
-    ),
+    Spec {
+        default: Some("lcs-abs"),
+        ..spec(
+            "gen-host-linker-script",
+            "ghls",
+            Kind::Enum(HOST_LINKER_SCRIPT_VALUES),
+            Id::GenHostLinkerScript,
+        )
+    },
     spec("help", "h", Flag, Id::Help),
     spec("ignore-host-info", "ignore-host-info", Flag, Id::IgnoreHostInfo),
     spec(
@@ -847,15 +865,17 @@ impl Parser<'_> {
                 self.flag(sp.id);
                 continue;
             }
-            let value = match glued {
-                Some(v) => v.to_string(),
-                None => {
-                    let Some(v) = args.get(i) else {
-                        return Err(Diagnostic::fatal(format!("argument expected after '{typed}'")));
-                    };
+            let next = args
+                .get(i)
+                .filter(|v| sp.default.is_none() || !v.starts_with('-') || v.as_str() == "-");
+            let value = match (glued, next, sp.default) {
+                (Some(v), _, _) => v.to_string(),
+                (None, Some(v), _) => {
                     i += 1;
                     v.clone()
                 }
+                (None, None, Some(d)) => d.to_string(),
+                (None, None, None) => return Err(Diagnostic::fatal(format!("argument expected after '{typed}'"))),
             };
             self.value(sp, value)?;
         }
