@@ -70,5 +70,5 @@ fn failing_cases_fail_like_nvlink() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert_eq!(checked, 18);
+    assert_eq!(checked, 20);
 }

@@ -34,7 +34,7 @@ impl Severity {
 /// What kind of problem a diagnostic reports; decides the exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum DiagKind {
-    /// `Undefined reference to ...`: alone, these make nvlink exit 255.
+    /// `Undefined reference to ...`.
     Undefined,
     /// Anything else.
     Other,
@@ -96,16 +96,16 @@ impl Diagnostic {
     }
 }
 
-/// nvlink's exit status for a finished link that produced `diags`: 0 without
-/// errors, 255 when every error is an undefined reference, 1 otherwise.
+/// nvlink's exit status for a link that printed `diags`: 1 after a fatal
+/// diagnostic, 255 after errors without a fatal one (undefined references,
+/// or warnings turned into errors by `-Werror`), else 0.
 pub fn exit_status(diags: &[Diagnostic]) -> i32 {
-    let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity >= Severity::Error).collect();
-    if errors.is_empty() {
-        0
-    } else if errors.iter().all(|d| d.kind == DiagKind::Undefined) {
+    if diags.iter().any(|d| d.severity == Severity::Fatal) {
+        1
+    } else if diags.iter().any(|d| d.severity == Severity::Error) {
         255
     } else {
-        1
+        0
     }
 }
 
@@ -136,6 +136,19 @@ mod tests {
             255
         );
         assert_eq!(exit_status(&[Diagnostic::undefined("u"), Diagnostic::fatal("f")]), 1);
-        assert_eq!(exit_status(&[Diagnostic::error("Multiple definition")]), 1);
+        // -Werror: a warning printed as an error (corpus err_werror_skipping_incompatible_sm90).
+        assert_eq!(
+            exit_status(&[Diagnostic::error(
+                "Skipping incompatible './libx.a' when searching for -lx"
+            )]),
+            255
+        );
+        assert_eq!(
+            exit_status(&[
+                Diagnostic::error("Multiple definition"),
+                Diagnostic::fatal("merge_elf failed")
+            ]),
+            1
+        );
     }
 }
