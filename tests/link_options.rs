@@ -130,6 +130,7 @@ fn is_link_message(text: &str) -> bool {
         "Could not open input file",
         "Could not open output file",
         "Could not read file",
+        "Cannot open file",
         "Multiple definition",
         "merge_elf failed",
         "Input file '",
@@ -181,7 +182,10 @@ fn check_probe(p: &Probe) -> Result<(), String> {
                 return Ok(());
             }
             if p.status != e.status || culdb != nv {
-                return Err(format!("culdb {culdb:?} status {}\nnvlink {nv:?} status {}", e.status, p.status));
+                return Err(format!(
+                    "culdb {culdb:?} status {}\nnvlink {nv:?} status {}",
+                    e.status, p.status
+                ));
             }
             Ok(())
         }
@@ -193,7 +197,10 @@ fn check_probe(p: &Probe) -> Result<(), String> {
             if o.help || o.version {
                 let want = if o.help { "Usage" } else { "nvlink: NVIDIA" };
                 if p.status != 0 || !p.stdout.starts_with(want) {
-                    return Err(format!("help/version: nvlink status {} stdout {:?}", p.status, p.stdout));
+                    return Err(format!(
+                        "help/version: nvlink status {} stdout {:?}",
+                        p.status, p.stdout
+                    ));
                 }
                 return Ok(());
             }
@@ -212,7 +219,9 @@ fn check_probe(p: &Probe) -> Result<(), String> {
             if let Some(name) = quoted_name(first, "input") {
                 // The first input that is not one of the probe's two cubins.
                 let culdb_first = o.files().find(|f| *f != "main.cubin" && *f != "lib.cubin");
-                if culdb_first != Some(name) {
+                // nvlink opens the -nv-host file like an input, before the others.
+                let nv_host = o.undocumented.nv_host.as_deref();
+                if culdb_first != Some(name) && nv_host != Some(name) {
                     return Err(format!("first missing input: nvlink {name:?}, culdb {culdb_first:?}"));
                 }
             }
@@ -233,10 +242,21 @@ fn parse_agrees_with_every_nvlink_probe() {
     let mut failures = Vec::new();
     for p in &probes {
         if let Err(why) = check_probe(p) {
-            failures.push(format!("probes.tsv:{} {:?}\n  {}", p.line, p.args, why.replace('\n', "\n  ")));
+            failures.push(format!(
+                "probes.tsv:{} {:?}\n  {}",
+                p.line,
+                p.args,
+                why.replace('\n', "\n  ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} probes disagree:\n{}", failures.len(), probes.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} probes disagree:\n{}",
+        failures.len(),
+        probes.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -263,7 +283,9 @@ fn probes_cover_acceptance_and_every_kind_of_refusal() {
         "Stray '\"' character",
     ] {
         assert!(
-            probes.iter().any(|p| messages(&p.stderr).iter().any(|(_, t)| t == text)),
+            probes
+                .iter()
+                .any(|p| messages(&p.stderr).iter().any(|(_, t)| t == text)),
             "no probe shows {text:?}"
         );
     }
@@ -318,8 +340,20 @@ fn options_files_split_into_nvlinks_words() {
 #[test]
 fn inputs_and_libraries_keep_command_line_order() {
     let o = ok(&[
-        "-arch=sm_90", "a.cubin", "-lfoo", "b.o", "-l", "bar,,baz", "-Lx", "--library-path=y,z", "c.a", "-l=q", "-o",
-        "out.cubin", "--library", "last",
+        "-arch=sm_90",
+        "a.cubin",
+        "-lfoo",
+        "b.o",
+        "-l",
+        "bar,,baz",
+        "-Lx",
+        "--library-path=y,z",
+        "c.a",
+        "-l=q",
+        "-o",
+        "out.cubin",
+        "--library",
+        "last",
     ]);
     let want = vec![
         InputArg::File("a.cubin".into()),
@@ -341,18 +375,39 @@ fn inputs_and_libraries_keep_command_line_order() {
 
 #[test]
 fn exact_names_win_over_glued_values() {
-    let o = ok(&["-arch=sm_90", "x.cubin", "-o", "o", "-ltox", "-maxrregcount", "7", "-m64"]);
+    let o = ok(&[
+        "-arch=sm_90",
+        "x.cubin",
+        "-o",
+        "o",
+        "-ltox",
+        "-maxrregcount",
+        "7",
+        "-m64",
+    ]);
     assert_eq!(o.libraries().collect::<Vec<_>>(), ["tox"]);
     assert_eq!((o.maxrregcount, o.machine), (Some(7), 64));
-    assert_eq!(fatal(&["-arch=sm_90", "x.cubin", "-o", "o", "-lto"]).contains("not supported by culdb (LTO)"), true);
+    assert!(fatal(&["-arch=sm_90", "x.cubin", "-o", "o", "-lto"]).contains("not supported by culdb (LTO)"));
     assert_eq!(fatal(&["-maxrregcountx"]), "'axrregcountx': expected a number");
 }
 
 #[test]
 fn comma_lists_accumulate_and_skip_empty_items() {
     let o = ok(&[
-        "-arch=sm_90", "x.cubin", "-o", "o", "-kernels-used", "k1,,k2,", "--kernels-used=k3", "-variables-used", ",v1",
-        "-variables-used=v2,v3", "-Xlinker", "a,b", "-Xlinker", "c",
+        "-arch=sm_90",
+        "x.cubin",
+        "-o",
+        "o",
+        "-kernels-used",
+        "k1,,k2,",
+        "--kernels-used=k3",
+        "-variables-used",
+        ",v1",
+        "-variables-used=v2,v3",
+        "-Xlinker",
+        "a,b",
+        "-Xlinker",
+        "c",
     ]);
     assert_eq!(o.kernels_used, ["k1", "k2", "k3"]);
     assert_eq!(o.variables_used, ["v1", "v2", "v3"]);
@@ -362,15 +417,66 @@ fn comma_lists_accumulate_and_skip_empty_items() {
 #[test]
 fn every_option_lands_in_its_field() {
     let o = ok(&[
-        "-arch", "sm_100a", "-o", "out", "x.cubin", "-r", "-m", "0x40", "-v", "-v2", "-w", "-disable-infos",
-        "-Werror", "-extrawarn", "-g", "-suppress-debug-info", "-uidx", "u.idx", "-maxrregcount", "32",
-        "-dump-callgraph", "-dump-callgraph-no-demangle", "-suppress-stack-size-warning", "-suppress-arch-warning",
-        "-preserve-relocs", "-report-arch", "-ignore-host-info", "-use-host-info", "-keep-system-libraries",
-        "-cpu-arch", "X86_64", "--register-link-binaries", "reg.h", "-device-stack-protector", "true",
-        "-astoolspatch", "-time", "-", "-dot", "g.dot", "-dont-reserve-null-pointer",
-        "-disable-smem-reservation", "false", "-allow-undefined-globals", "-syscall-const-offset", "0x10",
-        "-force-rela", "-verbose-tkinfo", "true", "-uumn", "-host-ccbin", "gcc", "-nv-host", "h.o",
-        "-enable-extended-smem", "true", "-no-cache", "-war4860824", "-tool-name", "t",
+        "-arch",
+        "sm_100a",
+        "-o",
+        "out",
+        "x.cubin",
+        "-r",
+        "-m",
+        "0x40",
+        "-v",
+        "-v2",
+        "-w",
+        "-disable-infos",
+        "-Werror",
+        "-extrawarn",
+        "-g",
+        "-suppress-debug-info",
+        "-uidx",
+        "u.idx",
+        "-maxrregcount",
+        "32",
+        "-dump-callgraph",
+        "-dump-callgraph-no-demangle",
+        "-suppress-stack-size-warning",
+        "-suppress-arch-warning",
+        "-preserve-relocs",
+        "-report-arch",
+        "-ignore-host-info",
+        "-use-host-info",
+        "-keep-system-libraries",
+        "-cpu-arch",
+        "X86_64",
+        "--register-link-binaries",
+        "reg.h",
+        "-device-stack-protector",
+        "true",
+        "-astoolspatch",
+        "-time",
+        "-",
+        "-dot",
+        "g.dot",
+        "-dont-reserve-null-pointer",
+        "-disable-smem-reservation",
+        "false",
+        "-allow-undefined-globals",
+        "-syscall-const-offset",
+        "0x10",
+        "-force-rela",
+        "-verbose-tkinfo",
+        "true",
+        "-uumn",
+        "-host-ccbin",
+        "gcc",
+        "-nv-host",
+        "h.o",
+        "-enable-extended-smem",
+        "true",
+        "-no-cache",
+        "-war4860824",
+        "-tool-name",
+        "t",
     ]);
     assert_eq!(o.arch.as_deref(), Some("sm_100a"));
     assert!(o.relocatable && o.verbose && o.verbose2 && o.disable_warnings && o.disable_infos && o.werror);
@@ -399,12 +505,29 @@ fn every_option_lands_in_its_field() {
     assert!(!o.lto.any());
 
     let d = LinkOptions::default();
-    assert_eq!((d.machine, d.cpu_arch.as_str(), d.arch.is_none()), (64, "unknown", true));
+    assert_eq!(
+        (d.machine, d.cpu_arch.as_str(), d.arch.is_none()),
+        (64, "unknown", true)
+    );
 }
 
 #[test]
 fn redefinitions_warn_and_keep_the_last_value() {
-    let o = ok(&["-arch=sm_80", "-arch", "sm_90", "x.cubin", "-o", "a", "-o", "a", "-o", "b", "-m", "64", "-m=0x40"]);
+    let o = ok(&[
+        "-arch=sm_80",
+        "-arch",
+        "sm_90",
+        "x.cubin",
+        "-o",
+        "a",
+        "-o",
+        "a",
+        "-o",
+        "b",
+        "-m",
+        "64",
+        "-m=0x40",
+    ]);
     assert_eq!(o.arch.as_deref(), Some("sm_90"));
     assert_eq!(o.output_file.as_deref(), Some("b"));
     let texts: Vec<&str> = o.warnings.iter().map(|d| d.text.as_str()).collect();
@@ -420,7 +543,10 @@ fn redefinitions_warn_and_keep_the_last_value() {
     let e = err(&["-o", "a", "-o", "b", "--bogus"]);
     assert_eq!(e.diagnostics.len(), 2);
     assert_eq!(e.diagnostics[0].severity, Severity::Warning);
-    assert_eq!(e.to_string().lines().last(), Some("culdb fatal   : Unknown option '-bogus'"));
+    assert_eq!(
+        e.to_string().lines().last(),
+        Some("culdb fatal   : Unknown option '-bogus'")
+    );
 }
 
 #[test]
@@ -428,7 +554,11 @@ fn options_files_expand_in_place() {
     let o = ok(&["-arch=sm_90", "main.cubin", "-optf", "with_lib.optf", "-o", "out"]);
     assert_eq!(
         o.inputs,
-        [InputArg::File("main.cubin".into()), InputArg::Library("foo".into()), InputArg::File("lib.cubin".into())]
+        [
+            InputArg::File("main.cubin".into()),
+            InputArg::Library("foo".into()),
+            InputArg::File("lib.cubin".into())
+        ]
     );
     assert_eq!(o.options_files, ["with_lib.optf"]);
     // A later -o wins over the file's, an earlier one loses.
@@ -442,17 +572,53 @@ fn options_files_expand_in_place() {
     assert_eq!(o.libraries().collect::<Vec<_>>(), ["x", "y"]);
     assert_eq!(o.library_paths, ["."]);
     // Words of a file stay in that file: a dangling -o does not take the next argument.
-    assert_eq!(fatal(&["-arch=sm_90", "-optf", "dangling_o.optf", "x.cubin"]), "argument expected after '-o'");
+    assert_eq!(
+        fatal(&["-arch=sm_90", "-optf", "dangling_o.optf", "x.cubin"]),
+        "argument expected after '-o'"
+    );
     // Nesting: 15 files deep is fine, 16 is not; names are relative to the working folder.
     let o = ok(&["-optf", "chain/c2"]);
     assert_eq!(o.options_files.len(), 15);
-    assert_eq!(fatal(&["-optf", "chain/c1"]), "Too many options file opened 'chain/c16'");
-    assert_eq!(fatal(&["-optf", "self.optf"]), "Too many options file opened 'self.optf'");
-    assert_eq!(fatal(&["-optf", "sub/outer.optf"]), "Could not open options file 'inner.optf'");
-    assert_eq!(fatal(&["-optf", "nope.optf"]), "Could not open options file 'nope.optf'");
+    assert_eq!(
+        fatal(&["-optf", "chain/c1"]),
+        "Too many options file opened 'chain/c16'"
+    );
+    assert_eq!(
+        fatal(&["-optf", "self.optf"]),
+        "Too many options file opened 'self.optf'"
+    );
+    assert_eq!(
+        fatal(&["-optf", "sub/outer.optf"]),
+        "Could not open options file 'inner.optf'"
+    );
+    assert_eq!(
+        fatal(&["-optf", "nope.optf"]),
+        "Could not open options file 'nope.optf'"
+    );
     // Directories read as empty files; empty list items are skipped.
-    let o = ok(&["-arch=sm_90", "x.cubin", "-o", "a", "-optf", ".", "-optf", ",", "-optf="]);
+    let o = ok(&[
+        "-arch=sm_90",
+        "x.cubin",
+        "-o",
+        "a",
+        "-optf",
+        ".",
+        "-optf",
+        ",",
+        "-optf=",
+    ]);
     assert_eq!(o.options_files, ["."]);
+}
+
+#[test]
+fn endless_options_files_are_cut_off() {
+    // nvlink never finishes reading /dev/zero; culdb stops at its size limit.
+    if Path::new("/dev/zero").exists() {
+        assert_eq!(
+            fatal(&["-arch=sm_90", "x.cubin", "-o", "o", "-optf", "/dev/zero"]),
+            "Failed to read contents of options file"
+        );
+    }
 }
 
 #[test]
@@ -475,8 +641,14 @@ fn options_file_quoting() {
 fn checks_after_the_line_is_read_follow_nvlinks_order() {
     assert_eq!(fatal(&[]), "Unknown arch name '(null)'");
     assert_eq!(fatal(&["x.cubin", "-o", "o"]), "Unknown arch name '(null)'");
-    assert_eq!(fatal(&["-arch=sm_90", "x.cubin"]), "Must specify output file with -o option");
-    assert_eq!(fatal(&["-arch=sm_90", "-o", "o", "-lfoo"]), "No input files specified; use option --help for more information");
+    assert_eq!(
+        fatal(&["-arch=sm_90", "x.cubin"]),
+        "Must specify output file with -o option"
+    );
+    assert_eq!(
+        fatal(&["-arch=sm_90", "-o", "o", "-lfoo"]),
+        "No input files specified; use option --help for more information"
+    );
     assert_eq!(
         fatal(&["-report-arch", "-arch=sm_90", "-o", "o"]),
         "No input files specified; use option --help for more information (target: sm_90)"
@@ -485,7 +657,15 @@ fn checks_after_the_line_is_read_follow_nvlinks_order() {
         fatal(&["-arch=lto_90", "-o", "o", "x.cubin"]),
         "Link target of 'lto_90' is virtual target that is not JIT-able; use 'sm_' target instead"
     );
-    assert_eq!(fatal(&["-arch=sm_90", "-o", "o", "x.cubin", "-fdcmpt"]), "Unknown option '-fdcmpt'");
+    assert_eq!(
+        fatal(&["-arch=sm_90", "-o", "o", "x.cubin", "-fdcmpt"]),
+        "Unknown option '-fdcmpt'"
+    );
+    assert!(
+        ok(&["-arch=sm_90", "-o", "o", "x.cubin", "-fdcmpt", "-uumn"])
+            .undocumented
+            .fdcmpt
+    );
     assert_eq!(
         fatal(&["-ghls", "lcs-abs", "x.cubin"]),
         "Input files are not allowed with -ghls option; use --help for more information"
@@ -504,22 +684,48 @@ fn checks_after_the_line_is_read_follow_nvlinks_order() {
 fn lto_options_are_recognised_then_refused() {
     let base = ["-arch=sm_90", "x.cubin", "-o", "o"];
     for extra in [
-        &["-lto"][..], &["--link-time-opt"], &["-dlto"], &["-Xptxas", "-v"], &["--Xnvvm=-O3"], &["-emit-ptx"],
-        &["-nvvmpath", "/n"], &["-split-compile", "2"], &["-split-compile-extended", "2"], &["-Ofc", "max"],
-        &["--Ofast-compile=min"], &["-nvvm-latest"], &["-force-whole-lto"], &["-force-partial-lto"],
+        &["-lto"][..],
+        &["--link-time-opt"],
+        &["-dlto"],
+        &["-Xptxas", "-v"],
+        &["--Xnvvm=-O3"],
+        &["-emit-ptx"],
+        &["-nvvmpath", "/n"],
+        &["-split-compile", "2"],
+        &["-split-compile-extended", "2"],
+        &["-Ofc", "max"],
+        &["--Ofast-compile=min"],
+        &["-nvvm-latest"],
+        &["-force-whole-lto"],
+        &["-force-partial-lto"],
     ] {
         let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
         let text = fatal(&args);
         assert_eq!(
             text,
-            format!("Option '{}' is not supported by culdb (LTO): culdb links cubin-based inputs only", {
-                let e = extra[0];
-                e.split_once('=').map_or(e, |(n, _)| n)
-            })
+            format!(
+                "Option '{}' is not supported by culdb (LTO): culdb links cubin-based inputs only",
+                {
+                    let e = extra[0];
+                    e.split_once('=').map_or(e, |(n, _)| n)
+                }
+            )
         );
     }
     let o = parse_nvlink_in(
-        &strings(&["-arch=sm_90", "x.cubin", "-o", "o", "-dlto", "-Xptxas", "-v,-O3", "-nvvmpath", "/n", "-Ofc", "mid"]),
+        &strings(&[
+            "-arch=sm_90",
+            "x.cubin",
+            "-o",
+            "o",
+            "-dlto",
+            "-Xptxas",
+            "-v,-O3",
+            "-nvvmpath",
+            "/n",
+            "-Ofc",
+            "mid",
+        ]),
         &files(),
     )
     .expect("nvlink reads it");
@@ -533,7 +739,17 @@ fn lto_options_are_recognised_then_refused() {
 #[test]
 fn usage_lists_the_supported_options() {
     let u = options::usage();
-    for opt in ["-arch", "-o <file>", "-l <name>", "-L <dir>", "-r", "-optf", "-kernels-used", "-Werror", "--help"] {
+    for opt in [
+        "-arch",
+        "-o <file>",
+        "-l <name>",
+        "-L <dir>",
+        "-r",
+        "-optf",
+        "-kernels-used",
+        "-Werror",
+        "--help",
+    ] {
         assert!(u.contains(opt), "usage lacks {opt}");
     }
     assert!(u.contains("LTO") || u.contains("Link-time optimisation"));

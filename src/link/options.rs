@@ -25,10 +25,11 @@
 //!   trailing garbage, and the empty string is 0.
 //! * Every problem is fatal, status 1, and stops at the first one. After the
 //!   whole line is read: `--help` (wins over `--version`), `--version`,
-//!   `-ghls` (no inputs allowed, nothing else required), then a missing
-//!   `-arch`, a missing `-o`, no input files, `-suppress-debug-info` without
-//!   `-g`, an `lto_` target. With
-//!   `-report-arch` those late messages end in ` (target: <arch>)`.
+//!   `-report-arch` without `-arch` (nvlink crashes), `-ghls` (no inputs
+//!   allowed, nothing else required), then a missing `-arch`, a missing `-o`,
+//!   no input files, `-suppress-debug-info` without `-g`, an `lto_` target,
+//!   and `-fdcmpt` without `-uumn`. With `-report-arch` those late messages
+//!   end in ` (target: <arch>)`.
 //!
 //! culdb links cubin-based inputs only: the LTO options are recognised, and then
 //! refused with a culdb diagnostic after nvlink's own checks.
@@ -129,6 +130,9 @@ pub const HOST_LINKER_SCRIPT_VALUES: &[&str] = &["lcs-abs", "lcs-aug"];
 
 /// `-m` values.
 pub const MACHINE_VALUES: &[i32] = &[64];
+
+/// culdb reads at most this much of an options file (nvlink has no limit).
+pub const MAX_OPTIONS_FILE_BYTES: u64 = 64 << 20;
 
 /// Options files nested deeper than this are refused.
 pub const MAX_OPTIONS_FILE_DEPTH: usize = 15;
@@ -236,7 +240,8 @@ pub struct UndocumentedOptions {
     pub war4860824: bool,
     /// `-tool-name <name>`.
     pub tool_name: Option<String>,
-    /// `-fdcmpt`: parsed, then refused by nvlink as `Unknown option '-fdcmpt'`.
+    /// `-fdcmpt`: without `-uumn`, nvlink refuses it (`Unknown option '-fdcmpt'`)
+    /// once the command line has passed its checks.
     pub fdcmpt: bool,
 }
 
@@ -444,7 +449,7 @@ pub fn parse_in(args: &[String], dir: &Path) -> Result<LinkOptions, OptionsError
         );
         return Err(fail(opts.warnings, Diagnostic::fatal(text)));
     }
-    if opts.undocumented.fdcmpt {
+    if opts.undocumented.fdcmpt && !opts.undocumented.uumn {
         let text = format!("Unknown option '-fdcmpt'{}", opts.report_suffix());
         return Err(fail(opts.warnings, Diagnostic::fatal(text)));
     }
@@ -470,6 +475,10 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     }
     let suffix = opts.report_suffix();
     let late = |opts: LinkOptions, text: &str| Err(fail(opts.warnings, Diagnostic::fatal(format!("{text}{suffix}"))));
+    if opts.report_arch && opts.arch.is_none() {
+        // nvlink crashes here (it formats a null target name); culdb says what is missing.
+        return late(opts, "Unknown arch name '(null)'");
+    }
     if opts.gen_host_linker_script.is_some() {
         if opts.files().next().is_some() {
             return late(
@@ -480,7 +489,6 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
         return Ok(opts);
     }
     let Some(arch) = opts.arch.clone() else {
-        // nvlink -report-arch crashes here (it prints a null target name).
         return late(opts, "Unknown arch name '(null)'");
     };
     if opts.output_file.is_none() {
@@ -1040,7 +1048,7 @@ impl Parser<'_> {
         let content = if path.is_dir() {
             Vec::new()
         } else {
-            std::fs::read(&path).map_err(|_| Diagnostic::fatal(format!("Could not open options file '{name}'")))?
+            read_options_file(&path, name)?
         };
         self.opts.options_files.push(name.to_string());
         let words = split_options_file(&content).map_err(Diagnostic::fatal)?;
@@ -1049,6 +1057,20 @@ impl Parser<'_> {
         self.files_open -= 1;
         result
     }
+}
+
+/// Reads an options file, up to [`MAX_OPTIONS_FILE_BYTES`] (nvlink reads on
+/// until the end, so `/dev/zero` never finishes).
+fn read_options_file(path: &Path, name: &str) -> Result<Vec<u8>, Diagnostic> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).map_err(|_| Diagnostic::fatal(format!("Could not open options file '{name}'")))?;
+    let mut content = Vec::new();
+    let read = file.take(MAX_OPTIONS_FILE_BYTES + 1).read_to_end(&mut content);
+    if read.is_err() || content.len() as u64 > MAX_OPTIONS_FILE_BYTES {
+        return Err(Diagnostic::fatal("Failed to read contents of options file"));
+    }
+    Ok(content)
 }
 
 fn resolve(dir: &Path, name: &str) -> PathBuf {
@@ -1223,7 +1245,7 @@ pub fn usage() -> String {
         ("-dump-callgraph", "print the call graph (demangled names)"),
         ("-dump-callgraph-no-demangle", "print the call graph with mangled names"),
         (
-            "-register-link-binaries <file>",
+            "--register-link-binaries <file>",
             "write the cudaRegister routine names of the linked inputs",
         ),
         (
@@ -1246,6 +1268,15 @@ pub fn usage() -> String {
         ),
         ("-report-arch", "name the target architecture in error messages"),
         ("-time <file|->", "append phase timings as CSV"),
+        (
+            "-maxrregcount <n>",
+            "accepted for nvlink compatibility (it only affects LTO)",
+        ),
+        (
+            "-device-stack-protector <bool>",
+            "enable stack protectors (true or false)",
+        ),
+        ("-astoolspatch", "inputs were compiled for tools patching"),
         ("-h, --help", "print this help"),
         ("-V, --version", "print the version"),
     ];
