@@ -72,3 +72,47 @@ fn failing_cases_fail_like_nvlink() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert_eq!(checked, 20);
 }
+
+/// A link that merges cleanly stops there (the back half is not built):
+/// it says so, writes nothing, exits 3; `--json` gives one event per line.
+#[test]
+fn clean_merge_stops_without_output() {
+    let case = common::root().join("tests/corpus/extern_call_sm90");
+    let dir = std::env::temp_dir().join(format!("culdb-link-merge-only-{}", std::process::id()));
+    copy_case(&case, &dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .args([
+            "link",
+            "--json",
+            "-arch=sm_90",
+            "main.cubin",
+            "lib.cubin",
+            "-o",
+            "out.cubin",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(culdb::cli::EXIT_MERGE_ONLY));
+    assert!(!dir.join("out.cubin").exists());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no output file was written"), "{stderr}");
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["event"].as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"phase_start"));
+    assert!(kinds.contains(&"symbol_mapped") && kinds.contains(&"reloc_mapped"));
+    let defined: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "symbol_mapped" && e["resolution"] == "defines_undefined")
+        .collect();
+    let names: Vec<&str> = defined.iter().filter_map(|e| e["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["bias", "add_bias"],
+        "lib.cubin defines what main.cubin references"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -298,7 +298,8 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "input #{input} symbol [{in_symbol}] {name} -> {out} ({resolution:?})"
+                    "input #{input} symbol [{in_symbol}] {} -> {out} ({resolution:?})",
+                    shown(name)
                 )
             }
             Event::WeakDecision {
@@ -398,7 +399,8 @@ impl fmt::Display for Event {
                 reported,
             } => write!(
                 f,
-                "{name} is undefined (referenced by {referenced_by}){}",
+                "{} is undefined (referenced by {referenced_by}){}",
+                shown(name),
                 if *reported { "" } else { "; left for the driver" }
             ),
             Event::Diagnostic(d) => write!(f, "{}", d.line()),
