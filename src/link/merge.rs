@@ -741,6 +741,19 @@ impl InputMerge {
         (*m != 0 || in_sym == 0).then_some(SymIdx(*m))
     }
 
+    /// Rewrites input symbol indices to output ones; false when one of them
+    /// was not merged (the record is then dropped).
+    fn translate_all(&self, st: &LinkState, refs: Vec<&mut u32>) -> bool {
+        let mut ok = true;
+        for r in refs {
+            match self.translate(st, *r) {
+                Some(o) => *r = o.0 as u32,
+                None => ok = false,
+            }
+        }
+        ok
+    }
+
     fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
         st.maps[self.input]
             .weak_processed
@@ -784,14 +797,7 @@ impl InputMerge {
                 dropped += 1;
                 continue;
             }
-            let mut ok = true;
-            for r in e.symbol_refs_mut() {
-                match self.translate(st, *r) {
-                    Some(o) => *r = o.0 as u32,
-                    None => ok = false,
-                }
-            }
-            if !ok {
+            if !self.translate_all(st, e.symbol_refs_mut()) {
                 dropped += 1;
                 continue;
             }
@@ -826,14 +832,7 @@ impl InputMerge {
                 dropped += 1;
                 continue;
             }
-            let mut ok = true;
-            for r in rec.symbol_refs_mut() {
-                match self.translate(st, *r) {
-                    Some(o) => *r = o.0 as u32,
-                    None => ok = false,
-                }
-            }
-            if !ok {
+            if !self.translate_all(st, rec.symbol_refs_mut()) {
                 dropped += 1;
                 continue;
             }
