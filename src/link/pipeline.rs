@@ -54,20 +54,22 @@ enum Stage {
     Failed,
 }
 
-/// Undefined functions nvlink leaves for the CUDA driver without a word
-/// (corpus `syscalls_printf_malloc_sm90`, `virtual_funcs_*`).
-pub const DRIVER_SYSCALLS: &[&str] = &["malloc", "free", "vprintf", "__assertfail"];
+/// Undefined functions nvlink leaves in its output for the CUDA driver,
+/// without a word: the C library calls (corpus `syscalls_printf_malloc_sm90`,
+/// `virtual_funcs_*`) and the `__cuda_syscall*` entry points
+/// (`dynpar_cudadevrt_sm90`).
+pub fn driver_syscall(name: &str) -> bool {
+    matches!(name, "malloc" | "free" | "vprintf" | "__assertfail") || name.starts_with("__cuda_syscall")
+}
 
-/// Undefined references nobody reports: symbols the linker defines in
-/// layout (`__UFT*`, `__UDT*`, `.nv.reservedSmem.*`), texture, surface and
-/// sampler references (bound by the driver), extern `.shared` arrays (the
-/// dynamic shared memory), and CUDA syscalls (`__cuda_syscall*`), which
-/// nvlink leaves undefined in its output (`dynpar_cudadevrt_sm90`).
+/// Undefined names that are not references to check at all: symbols the
+/// linker defines in layout (`__UFT*`, `__UDT*`, `.nv.reservedSmem.*`),
+/// texture, surface and sampler references (bound by the driver), and
+/// extern `.shared` arrays (the dynamic shared memory).
 pub fn bound_elsewhere(name: &str, sym_type: u8, other: u8) -> bool {
     name.starts_with("__UFT")
         || name.starts_with("__UDT")
         || name.starts_with(".nv.reservedSmem.")
-        || name.starts_with("__cuda_syscall")
         || matches!(sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER)
         || other & 0xe0 == STO_SHARED
 }
@@ -333,7 +335,7 @@ impl Linker {
         };
         let sym = self.state.symbol(idx).cloned().expect("undefined symbol exists");
         let by = self.state.input_name(sym.input).to_string();
-        let reported = !self.setup.relocatable && !DRIVER_SYSCALLS.contains(&sym.name.as_str());
+        let reported = !self.setup.relocatable && !driver_syscall(&sym.name);
         ev.push(Event::Undefined {
             name: sym.name.clone(),
             referenced_by: by.clone(),
