@@ -104,24 +104,10 @@ fn load_in(dir: &Path, args: &[&str], lib_paths: &[&str], target: &str) -> Outco
     run(InputLoader::new(request(args, lib_paths, target, None)).in_dir(dir))
 }
 
-/// A ptxas to compile PTX with, if this machine has one (never installs one).
+/// A ptxas to compile PTX with, if this machine has one (never installs
+/// one): culdb's own search, where a CULDB_PTXAS naming no file counts as none.
 fn ptxas() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CULDB_PTXAS").map(PathBuf::from) {
-        return p.is_file().then_some(p);
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        for d in std::env::split_paths(&path) {
-            let p = d.join("ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    let home = std::env::var_os("CULDB_CUDA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/culdb/cuda-13.5")))?;
-    let p = home.join("nvidia/cu13/bin/ptxas");
-    p.is_file().then_some(p)
+    culdb::link::find_ptxas().filter(|p| p.is_file())
 }
 
 /// Held by the tests that run ptxas, so that the leak check sees only its own.

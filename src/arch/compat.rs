@@ -58,20 +58,9 @@ impl std::fmt::Display for ArchMismatch {
 
 impl std::error::Error for ArchMismatch {}
 
-/// `Value 'X' is not defined for option 'arch'` (fatal): an `--arch` value
-/// that is not one of [`super::all`]'s names (matched exactly, case-sensitive).
-pub fn unknown_arch_message(value: &str) -> String {
-    format!("Value '{value}' is not defined for option 'arch'")
-}
-
 /// `Unknown arch name '(null)'` (fatal): a link with inputs and no `--arch`.
 pub fn missing_arch_message() -> String {
     "Unknown arch name '(null)'".to_string()
-}
-
-/// Checks a value given to `--arch`: the profile, or nvlink's fatal text.
-pub fn parse_arch(value: &str) -> Result<&'static Profile, Diagnostic> {
-    super::lookup(value).ok_or_else(|| Diagnostic::fatal(unknown_arch_message(value)))
 }
 
 /// The check nvlink makes on the target itself before any input: an `lto_`

@@ -46,10 +46,7 @@ pub mod compat;
 pub mod input;
 pub mod profiles;
 
-pub use compat::{
-    ArchMismatch, MismatchKind, check_input, check_target, missing_arch_message, parse_arch, sm_compatible,
-    unknown_arch_message,
-};
+pub use compat::{ArchMismatch, MismatchKind, check_input, check_target, missing_arch_message, sm_compatible};
 pub use input::{InputArch, accelerator_target, input_arch};
 pub use profiles::{Kind, Profile, Suffix, all, find, lookup};
 

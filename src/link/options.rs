@@ -40,88 +40,6 @@ use std::path::{Path, PathBuf};
 
 use super::diag::Diagnostic;
 
-/// `-arch` values nvlink 13.5 accepts (its `--help` lists them).
-pub const ARCH_VALUES: &[&str] = &[
-    "compute_100",
-    "compute_100a",
-    "compute_100f",
-    "compute_103",
-    "compute_103a",
-    "compute_103f",
-    "compute_107",
-    "compute_107a",
-    "compute_107f",
-    "compute_110",
-    "compute_110a",
-    "compute_110f",
-    "compute_120",
-    "compute_120a",
-    "compute_120f",
-    "compute_121",
-    "compute_121a",
-    "compute_121f",
-    "compute_75",
-    "compute_80",
-    "compute_86",
-    "compute_87",
-    "compute_88",
-    "compute_89",
-    "compute_90",
-    "compute_90a",
-    "lto_100",
-    "lto_100a",
-    "lto_100f",
-    "lto_103",
-    "lto_103a",
-    "lto_103f",
-    "lto_107",
-    "lto_107a",
-    "lto_107f",
-    "lto_110",
-    "lto_110a",
-    "lto_110f",
-    "lto_120",
-    "lto_120a",
-    "lto_120f",
-    "lto_121",
-    "lto_121a",
-    "lto_121f",
-    "lto_75",
-    "lto_80",
-    "lto_86",
-    "lto_87",
-    "lto_88",
-    "lto_89",
-    "lto_90",
-    "lto_90a",
-    "sm_100",
-    "sm_100a",
-    "sm_100f",
-    "sm_103",
-    "sm_103a",
-    "sm_103f",
-    "sm_107",
-    "sm_107a",
-    "sm_107f",
-    "sm_110",
-    "sm_110a",
-    "sm_110f",
-    "sm_120",
-    "sm_120a",
-    "sm_120f",
-    "sm_121",
-    "sm_121a",
-    "sm_121f",
-    "sm_75",
-    "sm_80",
-    "sm_86",
-    "sm_87",
-    "sm_88",
-    "sm_89",
-    "sm_90",
-    "sm_90a",
-];
-
 /// `-cpu-arch` values (case-sensitive).
 pub const CPU_ARCH_VALUES: &[&str] = &["AARCH64", "ARMv7", "PPC64LE", "RISCV64", "X86", "X86_64", "unknown"];
 
@@ -248,7 +166,7 @@ pub struct UndocumentedOptions {
 /// A parsed `nvlink` command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkOptions {
-    /// `-arch` / `--arch`, as given (checked against [`ARCH_VALUES`]).
+    /// `-arch` / `--arch`, as given (a name of [`crate::arch`]'s database).
     pub arch: Option<String>,
     /// `-o` / `--output-file`.
     pub output_file: Option<String>,
@@ -477,7 +395,7 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     let late = |opts: LinkOptions, text: &str| Err(fail(opts.warnings, Diagnostic::fatal(format!("{text}{suffix}"))));
     if opts.report_arch && opts.arch.is_none() {
         // nvlink crashes here (it formats a null target name); culdb says what is missing.
-        return late(opts, "Unknown arch name '(null)'");
+        return late(opts, &crate::arch::missing_arch_message());
     }
     if opts.gen_host_linker_script.is_some() {
         if opts.files().next().is_some() {
@@ -489,7 +407,7 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
         return Ok(opts);
     }
     let Some(arch) = opts.arch.clone() else {
-        return late(opts, "Unknown arch name '(null)'");
+        return late(opts, &crate::arch::missing_arch_message());
     };
     if opts.output_file.is_none() {
         return late(opts, "Must specify output file with -o option");
@@ -500,9 +418,8 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     if opts.suppress_debug_info && !opts.debug {
         return late(opts, "Conflicting options '-suppress-debug-info' and 'no -g'");
     }
-    if arch.starts_with("lto_") {
-        let text = format!("Link target of '{arch}' is virtual target that is not JIT-able; use 'sm_' target instead");
-        return late(opts, &text);
+    if let Some(Err(refused)) = crate::arch::lookup(&arch).map(crate::arch::check_target) {
+        return late(opts, &refused.text);
     }
     Ok(opts)
 }
@@ -601,6 +518,8 @@ enum Kind {
     Bool,
     /// One of the listed strings.
     Enum(&'static [&'static str]),
+    /// An architecture name of [`crate::arch`] (the list `nvlink --help` gives).
+    Arch,
     /// An integer out of [`MACHINE_VALUES`].
     Machine,
 }
@@ -665,7 +584,7 @@ const SPECS: &[Spec] = &[
     },
     lto("Xnvvm", "Xnvvm", List, Id::Xnvvm),
     lto("Xptxas", "Xptxas", List, Id::Xptxas),
-    spec("arch", "arch", Kind::Enum(ARCH_VALUES), Id::Arch),
+    spec("arch", "arch", Kind::Arch, Id::Arch),
     spec("cpu-arch", "cpu-arch", Kind::Enum(CPU_ARCH_VALUES), Id::CpuArch),
     spec("debug", "g", Flag, Id::Debug),
     spec(
@@ -944,6 +863,12 @@ impl Parser<'_> {
             Kind::Str => Scalar::Str(value),
             Kind::Enum(allowed) => {
                 if !allowed.contains(&value.as_str()) {
+                    return Err(not_defined(&value));
+                }
+                Scalar::Str(value)
+            }
+            Kind::Arch => {
+                if crate::arch::lookup(&value).is_none() {
                     return Err(not_defined(&value));
                 }
                 Scalar::Str(value)
