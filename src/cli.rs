@@ -17,9 +17,7 @@ struct Cli {
 enum Command {
     /// Link like nvlink: takes nvlink's device-link command line (see
     /// `culdb link -h`). Diagnostics, their order and exit statuses are
-    /// nvlink's. The linker runs up to the end of the merge phase; the back
-    /// half (layout, relocation, emit) is not built yet, so a link that
-    /// merges cleanly stops there, says so, writes nothing and exits 3.
+    /// nvlink's; a failing link leaves no output file.
     #[command(disable_help_flag = true)]
     Link {
         /// Print every event of the link (one line each) on stdout.
@@ -55,6 +53,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Link every case of a corpus (default: tests/corpus) and compare each
+    /// with what nvlink produced: equivalent output for the cases nvlink
+    /// linked, nvlink's diagnostics and status for the ones it refused.
+    /// Exits 0 when every case conforms, 1 otherwise.
+    Conform {
+        #[arg(default_value = "tests/corpus")]
+        corpus: PathBuf,
+        /// Only the cases whose name contains this.
+        #[arg(long)]
+        only: Option<String>,
+        /// Print one JSON document (the summary and every case).
+        #[arg(long)]
+        json: bool,
+        /// Print every difference, not just the first three per case.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 /// Runs the command line; returns the exit status.
@@ -71,6 +86,12 @@ pub fn main() -> i32 {
         Command::Link { events, json, args } => run_link(&args, events, json),
         Command::Dump { files, json } => run_dump(&files, json),
         Command::Diff { a, b, strict, json } => run_diff(&a, &b, strict, json),
+        Command::Conform {
+            corpus,
+            only,
+            json,
+            all,
+        } => run_conform(&corpus, only.as_deref(), json, all),
     }
 }
 
@@ -191,9 +212,62 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
     }
 }
 
-/// Exit status of a link that merged cleanly but could not be finished
-/// because the back half of the linker does not exist yet.
-pub const EXIT_MERGE_ONLY: i32 = 3;
+fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool) -> i32 {
+    let cases: Vec<PathBuf> = crate::conform::cases(corpus)
+        .into_iter()
+        .filter(|c| only.is_none_or(|o| c.to_string_lossy().contains(o)))
+        .collect();
+    if cases.is_empty() {
+        report("conform", corpus, "no corpus cases (folders with a link.args) here");
+        return 2;
+    }
+    let mut results = Vec::new();
+    for (n, case) in cases.iter().enumerate() {
+        if !json {
+            eprint!("\r[{}/{}] {:<60}", n + 1, cases.len(), case.display());
+        }
+        results.push(crate::conform::check_case(case));
+    }
+    let summary = crate::conform::summarize(&results);
+    if json {
+        let doc = serde_json::json!({ "summary": summary, "cases": results });
+        out(&format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default()));
+    } else {
+        eprintln!();
+        let mut o = String::new();
+        for r in &results {
+            let mark = match (&r.skipped, r.conforms) {
+                (Some(_), _) => "skip",
+                (None, true) if r.identical => "same",
+                (None, true) => "ok",
+                (None, false) => "DIFF",
+            };
+            o.push_str(&format!("{mark:<5} {}\n", r.case));
+            let shown = if all { r.differences.len() } else { 3 };
+            for d in r.differences.iter().take(shown) {
+                o.push_str(&format!("        {d}\n"));
+            }
+            if r.differences.len() > shown {
+                o.push_str(&format!("        … {} more\n", r.differences.len() - shown));
+            }
+        }
+        o.push_str(&format!(
+            "successful cases: {}/{} equivalent ({} byte-identical); failing cases: {}/{} conform; {} skipped\n",
+            summary.ok_equivalent,
+            summary.ok_total,
+            summary.ok_identical,
+            summary.failing_conforming,
+            summary.failing_total,
+            summary.skipped
+        ));
+        out(&o);
+    }
+    if results.iter().all(|r| r.conforms || r.skipped.is_some()) {
+        0
+    } else {
+        1
+    }
+}
 
 fn run_link(args: &[String], events: bool, json: bool) -> i32 {
     use crate::link::{self, options};
@@ -241,13 +315,29 @@ fn run_link(args: &[String], events: bool, json: bool) -> i32 {
     if status != 0 || linker.failed() {
         return if status != 0 { status } else { 1 };
     }
-    let st = linker.state();
-    eprintln!(
-        "culdb: merged {} input(s) into {} sections and {} symbols; layout, relocation and emit are not built yet, \
-         so no output file was written",
-        st.inputs.len(),
-        st.sections.len() - 1,
-        st.locals.len() + st.globals.len()
-    );
-    EXIT_MERGE_ONLY
+    let (Some(bytes), Some(path)) = (linker.output(), opts.output_file.as_deref()) else {
+        eprintln!("{}", link::diag::Diagnostic::fatal("no output was built").line());
+        return 1;
+    };
+    match write_output(Path::new(path), bytes) {
+        Ok(()) => 0,
+        Err(e) => {
+            let d = link::diag::Diagnostic::fatal(format!("Could not open output file '{path}': {e}"));
+            eprintln!("{}", d.line());
+            1
+        }
+    }
+}
+
+/// Writes the output through a temporary file beside it, renamed into
+/// place, so that a failed write leaves no partial output file.
+fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".culdb-{}.tmp", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
 }

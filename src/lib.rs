@@ -5,6 +5,7 @@
 
 pub mod arch;
 pub mod cli;
+pub mod conform;
 pub mod cubin;
 pub mod demangle;
 pub mod diff;

@@ -18,6 +18,16 @@ pub enum Phase {
     Merge,
     /// After the merge: undefined references are checked.
     Resolve,
+    /// Dead-code elimination: unreachable functions and variables are removed.
+    Dce,
+    /// Placing data in the memory spaces, bindless and unified tables.
+    Layout,
+    /// Applying relocations (or keeping them for the driver).
+    Relocate,
+    /// Register and stack propagation, kernel properties, the output tables.
+    Finalize,
+    /// Writing the output file.
+    Emit,
 }
 
 impl Phase {
@@ -26,6 +36,11 @@ impl Phase {
             Phase::Read => "read",
             Phase::Merge => "merge",
             Phase::Resolve => "resolve",
+            Phase::Dce => "dce",
+            Phase::Layout => "layout",
+            Phase::Relocate => "relocate",
+            Phase::Finalize => "finalize",
+            Phase::Emit => "emit",
         }
     }
 }
@@ -114,6 +129,19 @@ pub enum Resolution {
 pub enum Event {
     PhaseStart {
         phase: Phase,
+    },
+    /// A dead-code-elimination decision (`link::dce`).
+    Dce(super::dce::DceEvent),
+    /// A layout decision: an offset, a bindless rewrite, a UFT/UDT slot (`link::layout`).
+    Layout(super::layout::LayoutEvent),
+    /// A relocation applied or kept for the driver (`link::reloc`).
+    Reloc(super::reloc::RelocEvent),
+    /// A finalize decision: a propagated property, a rebuilt table (`link::finalize`).
+    Finalize(super::finalize::FinalizeEvent),
+    /// The output file was written (or would be: `path` is None when not asked for).
+    OutputWritten {
+        path: Option<String>,
+        bytes: usize,
     },
     PhaseEnd {
         phase: Phase,
@@ -229,7 +257,7 @@ pub enum Event {
 }
 
 /// `name`, with its demangled form beside it when it is a C++ name.
-fn shown(name: &str) -> String {
+pub fn shown(name: &str) -> String {
     match crate::demangle::demangle(name) {
         Some(d) => format!("{name} [{d}]"),
         None => name.to_string(),
@@ -247,6 +275,12 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::PhaseStart { phase } => write!(f, "phase {} starts", phase.name()),
+            Event::Dce(e) => write!(f, "{e}"),
+            Event::Layout(e) => write!(f, "{e}"),
+            Event::Reloc(e) => write!(f, "{e}"),
+            Event::Finalize(e) => write!(f, "{e}"),
+            Event::OutputWritten { path: Some(p), bytes } => write!(f, "wrote {p} ({bytes} bytes)"),
+            Event::OutputWritten { path: None, bytes } => write!(f, "output built ({bytes} bytes)"),
             Event::PhaseEnd { phase } => write!(f, "phase {} ends", phase.name()),
             Event::InputLoaded {
                 input,

@@ -212,6 +212,7 @@ impl InputMerge {
             } else {
                 None
             },
+            removed: false,
         })
     }
 
@@ -567,6 +568,7 @@ impl InputMerge {
             size: 0,
             input: self.input,
             regcount: None,
+            removed: false,
         })
     }
 
@@ -621,6 +623,7 @@ impl InputMerge {
                     nobits,
                     contributions: Vec::new(),
                     owner: None,
+                    removed: false,
                 });
                 (out, true)
             }

@@ -6,14 +6,19 @@
 //! `pipeline::Linker` steps the whole thing one unit of work at a time,
 //! returning typed `event`s.
 
+pub mod dce;
 pub mod diag;
+pub mod emit;
 pub mod event;
+pub mod finalize;
 pub mod inputs;
+pub mod layout;
 pub mod merge;
 pub mod options;
 pub mod pipeline;
 pub mod ptx;
 pub mod reach;
+pub mod reloc;
 pub mod state;
 pub mod weak;
 

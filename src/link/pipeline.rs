@@ -48,8 +48,13 @@ enum Stage {
     Read,
     Merge(Option<Box<InputMerge>>, usize),
     Resolve(usize),
-    /// The front half is done; the back half (layout onward) is not built yet.
-    MergeDone,
+    Dce(super::dce::Dce),
+    Layout(super::layout::Layout),
+    Relocate(super::reloc::Relocate),
+    Finalize(super::finalize::Finalize),
+    Emit,
+    /// The output is built.
+    Done,
     /// A fatal diagnostic stopped the link.
     Failed,
 }
@@ -87,6 +92,8 @@ pub struct Linker {
     started: bool,
     /// Undefined names found after the merge, in nvlink's report order.
     undefined: Vec<SymIdx>,
+    /// The output file's bytes, once emitted.
+    output: Option<Vec<u8>>,
 }
 
 /// The result of one step.
@@ -106,6 +113,7 @@ impl Linker {
             stage: Stage::Read,
             started: false,
             undefined: Vec::new(),
+            output: None,
         }
     }
 
@@ -119,12 +127,22 @@ impl Linker {
             Stage::Read => Some(Phase::Read),
             Stage::Merge(..) => Some(Phase::Merge),
             Stage::Resolve(_) => Some(Phase::Resolve),
-            Stage::MergeDone | Stage::Failed => None,
+            Stage::Dce(_) => Some(Phase::Dce),
+            Stage::Layout(_) => Some(Phase::Layout),
+            Stage::Relocate(_) => Some(Phase::Relocate),
+            Stage::Finalize(_) => Some(Phase::Finalize),
+            Stage::Emit => Some(Phase::Emit),
+            Stage::Done | Stage::Failed => None,
         }
     }
 
     pub fn finished(&self) -> bool {
-        matches!(self.stage, Stage::MergeDone | Stage::Failed)
+        matches!(self.stage, Stage::Done | Stage::Failed)
+    }
+
+    /// The output file's bytes, once the link has finished without error.
+    pub fn output(&self) -> Option<&[u8]> {
+        self.output.as_deref()
     }
 
     /// True when a fatal diagnostic or an error stopped the link.
@@ -161,6 +179,23 @@ impl Linker {
             Stage::Read => self.read_step(&mut ev),
             Stage::Merge(m, next) => self.merge_step(m, next, &mut ev),
             Stage::Resolve(i) => self.resolve_step(i, &mut ev),
+            Stage::Dce(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Dce(p), Phase::Dce, &mut ev)
+            }
+            Stage::Layout(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Layout(p), Phase::Layout, &mut ev)
+            }
+            Stage::Relocate(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Relocate(p), Phase::Relocate, &mut ev)
+            }
+            Stage::Finalize(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Finalize(p), Phase::Finalize, &mut ev)
+            }
+            Stage::Emit => self.emit_step(&mut ev),
             done => done,
         };
         Step {
@@ -330,7 +365,8 @@ impl Linker {
             return if self.exit_status() != 0 {
                 Stage::Failed
             } else {
-                Stage::MergeDone
+                ev.push(Event::PhaseStart { phase: Phase::Dce });
+                Stage::Dce(super::dce::Dce::new(&self.state, &self.setup))
             };
         };
         let sym = self.state.symbol(idx).cloned().expect("undefined symbol exists");
@@ -349,5 +385,62 @@ impl Linker {
             self.diagnose(Diagnostic::undefined(text), ev);
         }
         Stage::Resolve(i + 1)
+    }
+
+    /// After a step of a back-half phase: the same phase again, or the next
+    /// one (with its start and end events). Errors stop the link at the end
+    /// of the phase that reported them.
+    fn next_phase(&mut self, done: bool, same: Stage, phase: Phase, ev: &mut Vec<Event>) -> Stage {
+        for e in ev.iter() {
+            if let Event::Diagnostic(d) = e {
+                self.state.diagnostics.push(d.clone());
+            }
+        }
+        if ev
+            .iter()
+            .any(|e| matches!(e, Event::Diagnostic(d) if d.severity == Severity::Fatal))
+        {
+            return Stage::Failed;
+        }
+        if !done {
+            return same;
+        }
+        ev.push(Event::PhaseEnd { phase });
+        if self.exit_status() != 0 {
+            return Stage::Failed;
+        }
+        let (st, setup) = (&self.state, &self.setup);
+        let next = match phase {
+            Phase::Dce => Stage::Layout(super::layout::Layout::new(st, setup)),
+            Phase::Layout => Stage::Relocate(super::reloc::Relocate::new(st, setup)),
+            Phase::Relocate => Stage::Finalize(super::finalize::Finalize::new(st, setup)),
+            _ => Stage::Emit,
+        };
+        let next_phase = match next {
+            Stage::Layout(_) => Phase::Layout,
+            Stage::Relocate(_) => Phase::Relocate,
+            Stage::Finalize(_) => Phase::Finalize,
+            _ => Phase::Emit,
+        };
+        ev.push(Event::PhaseStart { phase: next_phase });
+        next
+    }
+
+    fn emit_step(&mut self, ev: &mut Vec<Event>) -> Stage {
+        match super::emit::bytes(&self.state, &self.setup) {
+            Ok(b) => {
+                ev.push(Event::OutputWritten {
+                    path: None,
+                    bytes: b.len(),
+                });
+                self.output = Some(b);
+                ev.push(Event::PhaseEnd { phase: Phase::Emit });
+                Stage::Done
+            }
+            Err(e) => {
+                self.diagnose(Diagnostic::fatal(format!("Could not build the output: {e}")), ev);
+                Stage::Failed
+            }
+        }
     }
 }

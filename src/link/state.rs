@@ -62,6 +62,9 @@ pub struct OutSymbol {
     pub input: usize,
     /// Register count of a function definition, from .nv.info REGCOUNT.
     pub regcount: Option<u32>,
+    /// Set by a back-half phase (dead-code elimination, emit rules) for a
+    /// symbol the output leaves out. Its index stays valid in the state.
+    pub removed: bool,
 }
 
 impl OutSymbol {
@@ -125,6 +128,34 @@ pub struct OutSection {
     pub contributions: Vec<Contribution>,
     /// For `.text.<fn>` and `.nv.info.<fn>`-like sections: the symbol they belong to.
     pub owner: Option<SymIdx>,
+    /// Set by a back-half phase for a section the output leaves out.
+    pub removed: bool,
+}
+
+/// A note section of the output (`.note.nv.tkinfo`, `.note.nv.cuinfo`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutNote {
+    pub name: String,
+    pub flags: u64,
+    pub link: u32,
+    pub info: u32,
+    #[serde(skip)]
+    pub data: Vec<u8>,
+}
+
+/// A table section the back half builds whole (`.nv.prototype`,
+/// `.nv.rel.action`, …): written as it is, linked to .symtab when it holds
+/// symbol indices (already output indices: built in emit order).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutTable {
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+    #[serde(skip)]
+    pub data: Vec<u8>,
+    pub links_symtab: bool,
 }
 
 /// One relocation in the output, against an output section and symbol.
@@ -209,6 +240,12 @@ pub struct LinkState {
     /// .nv.compat attributes in the order first seen, with the value kept.
     pub compat: Vec<CompatEntry>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The output's e_flags, once finalize has chosen them (else the first input's).
+    pub e_flags: Option<u32>,
+    /// Notes of the output, in order.
+    pub notes: Vec<OutNote>,
+    /// Tables built whole by the back half, in order.
+    pub tables: Vec<OutTable>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     #[serde(skip)]
@@ -230,6 +267,7 @@ impl LinkState {
             nobits: false,
             contributions: Vec::new(),
             owner: None,
+            removed: false,
         });
         s
     }

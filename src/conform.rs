@@ -1,0 +1,163 @@
+//! Conformance against the corpus: each case links in-process, as
+//! `culdb link` would, and is compared with what real nvlink produced
+//! (`expected/`). A successful case conforms when culdb's output is
+//! equivalent to nvlink's (`diff::equivalence`); a failing case conforms when
+//! culdb prints nvlink's diagnostics (text after the tool name, in order)
+//! with nvlink's exit status and builds no output.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::cubin::read;
+use crate::diff;
+
+/// The result for one corpus case.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseResult {
+    pub case: String,
+    /// nvlink's exit status for it.
+    pub expected_status: i32,
+    pub status: i32,
+    pub conforms: bool,
+    /// Output byte for byte nvlink's, apart from .note.nv.tkinfo (successful cases).
+    pub identical: bool,
+    /// Why it does not conform (empty when it does), most useful first.
+    pub differences: Vec<String>,
+    /// Set when the case cannot be linked on this machine (a PTX input and no ptxas).
+    pub skipped: Option<String>,
+}
+
+/// The corpus cases under `dir` (folders with a `link.args`), sorted.
+pub fn cases(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("link.args").is_file())
+        .collect();
+    v.sort();
+    v
+}
+
+fn link_args(case: &Path) -> Vec<String> {
+    let line = std::fs::read_to_string(case.join("link.args")).unwrap_or_default();
+    let mut v: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    v.extend(["-o".to_string(), "out.cubin".to_string()]);
+    v
+}
+
+/// nvlink's stderr lines with the tool name replaced by culdb's.
+fn as_culdb(nvlink_stderr: &str) -> Vec<String> {
+    nvlink_stderr
+        .lines()
+        .map(|l| match l.strip_prefix("nvlink ") {
+            Some(rest) => format!("{} {rest}", crate::link::diag::TOOL),
+            None => l.to_string(),
+        })
+        .collect()
+}
+
+/// Links one case and compares it with nvlink's result.
+pub fn check_case(case: &Path) -> CaseResult {
+    let name = case.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let expected_status: i32 = std::fs::read_to_string(case.join("expected/status"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    let mut r = CaseResult {
+        case: name,
+        expected_status,
+        status: 0,
+        conforms: false,
+        identical: false,
+        differences: Vec::new(),
+        skipped: None,
+    };
+    let (lines, output) = match crate::link::linker_for(&link_args(case), case) {
+        Err(e) => {
+            r.status = e.status;
+            (e.diagnostics.iter().map(|d| d.line()).collect::<Vec<_>>(), None)
+        }
+        Ok(mut linker) => {
+            linker.run();
+            r.status = linker.exit_status();
+            if r.status == 0 && linker.failed() {
+                r.status = 1;
+            }
+            let lines = linker.state().diagnostics.iter().map(|d| d.line()).collect();
+            (lines, linker.output().map(<[u8]>::to_vec))
+        }
+    };
+    let needs_ptxas = lines.iter().any(|l| l.contains("ptxas"));
+    if needs_ptxas && !crate::link::find_ptxas().is_some_and(|p| p.is_file()) {
+        r.skipped = Some("a PTX input needs ptxas, and this machine has none".into());
+    }
+    if expected_status != 0 {
+        let want = as_culdb(&std::fs::read_to_string(case.join("expected/stderr")).unwrap_or_default());
+        if lines != want {
+            r.differences
+                .push(format!("diagnostics: culdb {lines:?}, nvlink {want:?}"));
+        }
+        if r.status != expected_status {
+            r.differences
+                .push(format!("status: culdb {}, nvlink {expected_status}", r.status));
+        }
+        if output.is_some() {
+            r.differences.push("culdb built an output; nvlink left none".into());
+        }
+        r.conforms = r.differences.is_empty();
+        return r;
+    }
+    let Some(ours) = output else {
+        r.differences.push(format!("no output: status {}, {lines:?}", r.status));
+        return r;
+    };
+    let theirs = match std::fs::read(case.join("expected/out.cubin")) {
+        Ok(t) => t,
+        Err(e) => {
+            r.differences.push(format!("expected/out.cubin: {e}"));
+            return r;
+        }
+    };
+    match (read::parse(&ours), read::parse(&theirs)) {
+        (Ok(a), Ok(b)) => {
+            r.differences = diff::equivalence(&a, &b).iter().map(|d| d.to_string()).collect();
+            r.conforms = r.differences.is_empty();
+            r.identical = r.conforms && diff::strict(&ours, &a, &theirs, &b).is_none();
+        }
+        (Err(e), _) => r.differences.push(format!("culdb's output does not parse: {e}")),
+        (_, Err(e)) => r.differences.push(format!("nvlink's output does not parse: {e}")),
+    }
+    r
+}
+
+/// The figures README states.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub ok_total: usize,
+    pub ok_equivalent: usize,
+    pub ok_identical: usize,
+    pub failing_total: usize,
+    pub failing_conforming: usize,
+    pub skipped: usize,
+}
+
+pub fn summarize(results: &[CaseResult]) -> Summary {
+    let mut s = Summary::default();
+    for r in results {
+        if r.skipped.is_some() {
+            s.skipped += 1;
+        }
+        if r.expected_status == 0 {
+            s.ok_total += 1;
+            s.ok_equivalent += r.conforms as usize;
+            s.ok_identical += r.identical as usize;
+        } else {
+            s.failing_total += 1;
+            s.failing_conforming += r.conforms as usize;
+        }
+    }
+    s
+}
