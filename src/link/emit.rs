@@ -175,7 +175,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     let edges: Vec<_> = st.callgraph.iter().filter(|e| e.live).collect();
     if !edges.is_empty() {
         let mut cg = CallGraph {
-            records: edges.iter().map(|e| e.record.clone()).collect(),
+            records: edges.iter().map(|e| e.record).collect(),
         };
         cg.map_symbols(&mut |x| sym_out(SymIdx(x as i32)));
         let i = add(
