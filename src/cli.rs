@@ -1,4 +1,4 @@
-//! The command line: `culdb link`, `culdb dump`, `culdb diff`.
+//! The command line: `culdb link`, `culdb repl`, `culdb trace`, `culdb dump`, `culdb diff`.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,25 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// nvlink's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Debug a link at a prompt: takes nvlink's command line. Reads commands
+    /// from stdin line by line (and exits with the link's status) when stdin
+    /// is not a terminal. `help` at the prompt lists the commands.
+    #[command(disable_help_flag = true)]
+    Repl {
+        /// nvlink's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Print every event of a link, one line each (`--json`: JSON lines);
+    /// `--level phase|input|decision|all` chooses the detail (default all).
+    /// Takes nvlink's command line; writes no output file; exits with the
+    /// link's status.
+    #[command(disable_help_flag = true)]
+    Trace {
+        /// nvlink's arguments, with --json and --level anywhere among them.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -84,6 +103,8 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Link { events, json, args } => run_link(&args, events, json),
+        Command::Repl { args } => crate::repl::main(&args),
+        Command::Trace { args } => crate::debug::trace::main(&args),
         Command::Dump { files, json } => run_dump(&files, json),
         Command::Diff { a, b, strict, json } => run_diff(&a, &b, strict, json),
         Command::Conform {

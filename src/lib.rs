@@ -5,9 +5,12 @@
 
 pub mod arch;
 pub mod cli;
+pub mod cmd;
 pub mod conform;
 pub mod cubin;
+pub mod debug;
 pub mod demangle;
 pub mod diff;
 pub mod dump;
 pub mod link;
+pub mod repl;

@@ -1,13 +1,35 @@
 //! Dead-code elimination as nvlink does it: which functions and variables
 //! the output keeps (`--kernels-used`, `--variables-used`,
 //! `-ignore-host-info`), one event per removal saying why.
+//!
+//! What nvlink 13.5 does (corpus):
+//!
+//! * A final link keeps the kernels and every function they reach through
+//!   calls or address references (relocations in their code), and the
+//!   functions whose address data holds (initializers, constant banks). A
+//!   function nothing live reaches goes, with its code, its per-function
+//!   sections (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, …), their symbols,
+//!   relocations, .nv.info records and call-graph records
+//!   (`archive_hostobj_*`: `m4_func`; `dynpar_cudadevrt_sm90`: the unused
+//!   libcudadevrt wrappers). Variables nothing refers to stay (`m4_data`).
+//! * `-kernels-used=a,b` keeps only the kernels named (README obs. 22).
+//! * When every input comes from a host object and their `.nvHRKE`/`.nvHRKI`
+//!   lists name something, the kernels they do not name go (obs. 33), unless
+//!   `-ignore-host-info`.
+//! * A relocatable link (`-r`) removes nothing.
 
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use serde::Serialize;
 
+use crate::cubin::callgraph::Record;
+use crate::cubin::consts::*;
+
+use super::event::Event;
 use super::pipeline::LinkSetup;
-use super::state::LinkState;
+use super::reach::{References, STO_ENTRY};
+use super::state::{LinkState, Place, SectionClass, SymIdx};
 
 /// A dead-code-elimination decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,10 +49,25 @@ impl fmt::Display for DceEvent {
     }
 }
 
-/// The phase's cursor.
+/// The phase's cursor: the functions to remove, found in the first step,
+/// then one removal per step.
 #[derive(Debug, Clone, Default)]
 pub struct Dce {
+    planned: bool,
+    dead: Vec<(SymIdx, String)>,
+    next: usize,
+    /// Undefined names some relocation referred to before the removals.
+    referenced: BTreeSet<SymIdx>,
+    orphans_done: bool,
     done: bool,
+}
+
+/// Whether `name` matches a host-object list entry (a trailing `*` makes a prefix).
+fn host_match(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
 }
 
 impl Dce {
@@ -43,8 +80,213 @@ impl Dce {
     }
 
     /// One unit of work.
-    pub fn step(&mut self, _st: &mut LinkState, _setup: &LinkSetup) -> Vec<super::event::Event> {
-        self.done = true;
-        Vec::new()
+    pub fn step(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        if self.done {
+            return Vec::new();
+        }
+        if !self.planned {
+            self.planned = true;
+            if !setup.relocatable {
+                self.dead = plan(st, setup);
+                self.referenced = undefined_referenced(st);
+            }
+            if self.dead.is_empty() {
+                self.done = true;
+            }
+            return Vec::new();
+        }
+        let Some((f, reason)) = self.dead.get(self.next).cloned() else {
+            // Undefined names only removed code referred to go with it
+            // (dynpar_cudadevrt_sm90: `malloc`, `cnp*`, `.nv.ptx.const0.size`).
+            self.done = true;
+            if self.orphans_done {
+                return Vec::new();
+            }
+            self.orphans_done = true;
+            let still = undefined_referenced(st);
+            let mut ev = Vec::new();
+            for &i in self.referenced.difference(&still) {
+                if let Some(s) = st.symbol_mut(i) {
+                    s.removed = true;
+                    ev.push(Event::Dce(DceEvent::Removed {
+                        name: s.name.clone(),
+                        reason: "undefined name only removed code referred to".into(),
+                    }));
+                }
+            }
+            return ev;
+        };
+        self.next += 1;
+        remove_function(st, f);
+        vec![Event::Dce(DceEvent::Removed {
+            name: st.symbol_name(f),
+            reason,
+        })]
     }
+}
+
+/// Undefined symbols a live relocation refers to.
+fn undefined_referenced(st: &LinkState) -> BTreeSet<SymIdx> {
+    st.relocs
+        .iter()
+        .filter(|r| r.live)
+        .map(|r| r.sym)
+        .filter(|&i| st.symbol(i).is_some_and(|s| s.place == Place::Undefined && !s.removed))
+        .collect()
+}
+
+/// The functions to remove, each with its reason, in symbol order.
+fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
+    let is_kernel = |s: &super::state::OutSymbol| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined();
+    // Host-object kernel lists apply when every input comes from a host object.
+    let host_lists: Option<Vec<String>> = if setup.ignore_host_info
+        || st.inputs.is_empty()
+        || st.host_refs.len() < st.inputs.len()
+        || st.host_refs.iter().any(|r| r.is_none())
+    {
+        None
+    } else {
+        let names: Vec<String> = st
+            .host_refs
+            .iter()
+            .flatten()
+            .flat_map(|r| r.kernels.iter().chain(&r.internal_kernels).cloned())
+            .collect();
+        (!names.is_empty()).then_some(names)
+    };
+    let mut dropped_kernels: Vec<(SymIdx, String)> = Vec::new();
+    let mut roots: Vec<SymIdx> = Vec::new();
+    for (i, s) in st.all_symbols() {
+        if s.removed || !is_kernel(s) {
+            continue;
+        }
+        if !setup.kernels_used.is_empty() && !setup.kernels_used.iter().any(|k| k == &s.name) {
+            dropped_kernels.push((i, "kernel not named by -kernels-used".into()));
+        } else if let Some(names) = &host_lists
+            && !names.iter().any(|p| host_match(p, &s.name))
+        {
+            dropped_kernels.push((i, "kernel the host objects do not launch (.nvHRKE/.nvHRKI)".into()));
+        } else {
+            roots.push(i);
+        }
+    }
+    let owners = super::layout::text_owners(st);
+    let function_of = |s: SymIdx| -> SymIdx {
+        match st.symbol(s) {
+            Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
+                Place::Section(k) => owners.get(&k).copied().unwrap_or(s),
+                _ => s,
+            },
+            _ => s,
+        }
+    };
+    // Function addresses held by data (not code, not debug information).
+    for r in st.relocs.iter().filter(|r| r.live) {
+        if let Some(sec) = st.sections.get(r.section)
+            && !matches!(sec.class, SectionClass::Text | SectionClass::Debug)
+            && !sec.removed
+        {
+            roots.push(function_of(r.sym));
+        }
+    }
+    let refs = References::of(st);
+    let mut live: BTreeSet<SymIdx> = BTreeSet::new();
+    for r in roots {
+        if !live.contains(&r) {
+            live.extend(refs.closure(r));
+        }
+    }
+    let mut dead = Vec::new();
+    for (i, s) in st.all_symbols() {
+        if s.removed || s.sym_type != STT_FUNC || !s.is_defined() || live.contains(&i) {
+            continue;
+        }
+        match dropped_kernels.iter().find(|(k, _)| *k == i) {
+            Some((_, why)) => dead.push((i, why.clone())),
+            None if is_kernel(s) => dead.push((i, "kernel not kept".into())),
+            None => dead.push((i, "no kept kernel reaches it".into())),
+        }
+    }
+    dead
+}
+
+/// Removes function `f`: its symbol, its code and per-function sections
+/// with their symbols, and the relocations, .nv.info and call-graph records
+/// that belong to it or name it.
+pub fn remove_function(st: &mut LinkState, f: SymIdx) {
+    let Some(sym) = st.symbol(f).cloned() else { return };
+    let mut sections: BTreeSet<usize> = BTreeSet::new();
+    if let Place::Section(k) = sym.place
+        && st.sections.get(k).is_some_and(|s| s.class == SectionClass::Text)
+    {
+        sections.insert(k);
+        sections.extend(per_function_sections(st, k));
+    }
+    let mut syms: BTreeSet<SymIdx> = BTreeSet::from([f]);
+    for (i, s) in st.all_symbols() {
+        if let Place::Section(k) = s.place
+            && sections.contains(&k)
+        {
+            syms.insert(i);
+        }
+    }
+    for &k in &sections {
+        if let Some(s) = st.sections.get_mut(k) {
+            s.removed = true;
+        }
+    }
+    for &i in &syms {
+        if let Some(s) = st.symbol_mut(i) {
+            s.removed = true;
+        }
+    }
+    for r in st.relocs.iter_mut() {
+        if sections.contains(&r.section) || syms.contains(&r.sym) {
+            r.live = false;
+        }
+    }
+    let named = |x: u32| syms.contains(&SymIdx(x as i32));
+    for n in st.nvinfo.iter_mut() {
+        if n.function.is_some_and(|g| syms.contains(&g)) || n.entry.symbol_refs().iter().any(|&x| named(x)) {
+            n.live = false;
+        }
+    }
+    for e in st.callgraph.iter_mut() {
+        let hit = match e.record {
+            Record::Call { caller, callee } => named(caller) || named(callee),
+            mut rec => rec.symbol_refs_mut().iter().any(|x| named(**x)),
+        };
+        if hit {
+            e.live = false;
+        }
+    }
+}
+
+/// Sections tied to code section `text` through their input's sh_info
+/// (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, `.nv.local.<fn>`), found by name:
+/// they are named after the function's code section.
+fn per_function_sections(st: &LinkState, text: usize) -> Vec<usize> {
+    let Some(fname) = st.sections.get(text).and_then(|s| s.name.strip_prefix(".text.")) else {
+        return Vec::new();
+    };
+    let by_name: HashMap<&str, usize> = st
+        .sections
+        .iter()
+        .enumerate()
+        .filter(|(k, s)| *k != text && s.flags & SHF_INFO_LINK != 0 && s.class != SectionClass::Text)
+        .map(|(k, s)| (s.name.as_str(), k))
+        .collect();
+    by_name
+        .iter()
+        .filter(|(name, _)| {
+            name.strip_suffix(fname).is_some_and(|p| {
+                p == ".nv.shared."
+                    || p == ".nv.local."
+                    || p.strip_prefix(".nv.constant")
+                        .and_then(|d| d.strip_suffix('.'))
+                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
+        .map(|(_, &k)| k)
+        .collect()
 }

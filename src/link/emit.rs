@@ -31,37 +31,129 @@ pub fn bytes(st: &LinkState, setup: &LinkSetup) -> Result<Vec<u8>, EmitError> {
     write::write(&c).map_err(|e| EmitError(e.to_string()))
 }
 
+/// One entry of the output symbol table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Slot {
+    /// The null symbol.
+    Null,
+    /// A symbol of the link state.
+    State(SymIdx),
+    /// A section symbol emit adds for a section the back half builds whole
+    /// (notes, `.nv.callgraph`, the tables): named after the section.
+    Section(String),
+}
+
 /// Where each state symbol lands in the output symbol table.
 pub struct SymbolOrder {
     /// Output symbol table, index 0 the null symbol.
-    pub order: Vec<SymIdx>,
+    pub order: Vec<Slot>,
     pub index: HashMap<SymIdx, u32>,
     /// Number of local symbols, the null symbol included (sh_info of .symtab).
     pub first_global: u32,
 }
 
-/// The output symbol table's order: the null symbol, the locals, then the
-/// globals and weak symbols, each in state order. Symbols a later phase
-/// removed (`removed`) are left out.
+impl SymbolOrder {
+    /// The output index of a state symbol (0 when it is left out).
+    pub fn of(&self, i: SymIdx) -> u32 {
+        self.index.get(&i).copied().unwrap_or(0)
+    }
+}
+
+/// Whether the output has a `.nv.callgraph` section.
+pub fn has_callgraph(st: &LinkState) -> bool {
+    st.callgraph.iter().any(|e| e.live)
+}
+
+/// The output symbol table's order, as nvlink writes it: the null symbol,
+/// the notes' section symbols, the state's locals, the section symbols of
+/// `.nv.callgraph` and the whole-built tables, then the globals and weak
+/// symbols in state order. Symbols a back-half phase removed are left out.
+/// Finalize can call this once the notes and tables exist (their contents
+/// do not matter) to learn the indices its tables must hold.
 pub fn symbol_order(st: &LinkState) -> SymbolOrder {
-    let mut order = vec![SymIdx::NULL];
+    let mut order = vec![Slot::Null];
+    let has_section_symbol = |name: &str| {
+        st.locals
+            .iter()
+            .any(|s| !s.removed && s.sym_type == STT_SECTION && s.name == name)
+    };
+    for note in &st.notes {
+        if !has_section_symbol(&note.name) {
+            order.push(Slot::Section(note.name.clone()));
+        }
+    }
     for (i, s) in st.all_symbols() {
         if i.0 > 0 && !s.removed {
-            order.push(i);
+            order.push(Slot::State(i));
+        }
+    }
+    if has_callgraph(st) && !has_section_symbol(".nv.callgraph") {
+        order.push(Slot::Section(".nv.callgraph".into()));
+    }
+    for t in &st.tables {
+        if !has_section_symbol(&t.name) {
+            order.push(Slot::Section(t.name.clone()));
         }
     }
     let first_global = order.len() as u32;
     for (i, s) in st.all_symbols() {
         if i.0 < 0 && !s.removed {
-            order.push(i);
+            order.push(Slot::State(i));
         }
     }
-    let index = order.iter().enumerate().map(|(n, &i)| (i, n as u32)).collect();
+    let index = order
+        .iter()
+        .enumerate()
+        .filter_map(|(n, slot)| match slot {
+            Slot::State(i) => Some((*i, n as u32)),
+            _ => None,
+        })
+        .collect();
     SymbolOrder {
         order,
         index,
         first_global,
     }
+}
+
+/// The section type nvlink gives an output section: a final link (ET_EXEC)
+/// turns the CUDA memory-space types into plain PROGBITS and NOBITS (corpus:
+/// every sm_90 case; `relocatable_link_sm90` keeps them).
+pub fn output_section_type(sh_type: u32, relocatable: bool) -> u32 {
+    if relocatable {
+        return sh_type;
+    }
+    match sh_type {
+        SHT_CUDA_GLOBAL_INIT => SHT_PROGBITS,
+        t if (SHT_CUDA_CONSTANT0..SHT_CUDA_CONSTANT0 + 0x20).contains(&t) => SHT_PROGBITS,
+        SHT_CUDA_GLOBAL | SHT_CUDA_SHARED | SHT_CUDA_LOCAL => SHT_NOBITS,
+        t => t,
+    }
+}
+
+/// st_type of a CUDA data object (cuobjdump: CUDA_OBJECT).
+pub const STT_CUDA_OBJECT: u8 = 13;
+/// st_other bits of the memory space (global 0x20, shared 0x40, constant 0x80).
+pub const STO_MEMORY_SPACE: u8 = 0xe0;
+
+/// A symbol as the output states it. A final link writes CUDA objects as
+/// plain OBJECTs without their memory-space bits; every link makes a weak
+/// undefined name (`.nv.reservedSmem.*`, the `__UFT*`/`__UDT*` placeholders
+/// of `-r` links) GLOBAL.
+pub fn output_symbol(s: &super::state::OutSymbol, relocatable: bool) -> (u8, u8, u8) {
+    let mut binding = s.binding;
+    let mut sym_type = s.sym_type;
+    let mut other = s.other;
+    if binding == STB_WEAK && s.place == Place::Undefined {
+        binding = STB_GLOBAL;
+    }
+    if !relocatable {
+        if sym_type == STT_CUDA_OBJECT {
+            sym_type = STT_OBJECT;
+        }
+        other &= !STO_MEMORY_SPACE;
+    }
+    (binding, sym_type, other)
 }
 
 fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
@@ -98,7 +190,16 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         e_phentsize: 56,
     };
     let syms = symbol_order(st);
-    let sym_out = |i: SymIdx| -> u32 { syms.index.get(&i).copied().unwrap_or(0) };
+    let sym_out = |i: SymIdx| -> u32 { syms.of(i) };
+    // The inputs, for what the state does not carry: the sh_info links of
+    // per-function sections and the register field of code sections.
+    let parsed: Vec<Option<Cubin<'_>>> = st
+        .inputs
+        .iter()
+        .map(|r| crate::cubin::read::parse(&r.data).ok())
+        .collect();
+    let relocatable = setup.relocatable;
+    let owners = super::layout::text_owners(st);
 
     let mut sections: Vec<Section<'static>> = vec![section("", SHT_NULL, 0, 0, 0, Vec::new())];
     let add = |sections: &mut Vec<Section<'static>>, s: Section<'static>| -> usize {
@@ -106,17 +207,23 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         sections.len() - 1
     };
     add(&mut sections, section(".shstrtab", SHT_STRTAB, 0, 1, 0, Vec::new()));
-    let strtab = add(&mut sections, section(".strtab", SHT_STRTAB, 0, 1, 0, Vec::new()));
+    // `.strtab` opens with the strings finalize's tables point into.
+    let strtab = add(
+        &mut sections,
+        section(".strtab", SHT_STRTAB, 0, 1, 0, super::finalize::strtab_seed(st)),
+    );
     let symtab = add(&mut sections, section(".symtab", SHT_SYMTAB, 0, 8, 24, Vec::new()));
     sections[symtab].link = strtab as u32;
     sections[symtab].info = syms.first_global;
 
     // Notes, then the tables, then code and data in state order.
-    for note in &st.notes {
+    let mut pending_note: Vec<(usize, usize)> = Vec::new();
+    for (n, note) in st.notes.iter().enumerate() {
         let mut s = section(&note.name, SHT_NOTE, note.flags, 4, 0, note.data.clone());
         s.link = note.link;
         s.info = note.info;
-        add(&mut sections, s);
+        let i = add(&mut sections, s);
+        pending_note.push((i, n));
     }
     // Output section index of each state section, for the ones emitted.
     let mut out_index: HashMap<usize, usize> = HashMap::new();
@@ -229,17 +336,32 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         if s.removed {
             continue;
         }
-        let mut o = section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        let sh_type = output_section_type(s.sh_type, relocatable);
+        let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
         }
         if s.class == super::state::SectionClass::Text {
             o.link = symtab as u32;
-            o.info = s.owner.map(sym_out).unwrap_or(0);
+            // Before sm_90 the code section's sh_info carries the register
+            // count in its top byte (corpus arch_sm75_smoke … arch_sm89_smoke).
+            let high = input_section(st, &parsed, k).map(|x| x.info & 0xff00_0000).unwrap_or(0);
+            o.info = high | owners.get(&k).copied().map(sym_out).unwrap_or(0);
         }
         let i = add(&mut sections, o);
         out_index.insert(k, i);
+    }
+    // Per-function sections (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, …) point
+    // at their function's code through sh_info, as in the inputs.
+    for (&k, &i) in &out_index {
+        let s = &st.sections[k];
+        if s.class == super::state::SectionClass::Text || s.flags & SHF_INFO_LINK == 0 {
+            continue;
+        }
+        if let Some(target) = linked_section(st, &parsed, k) {
+            sections[i].info = out_index.get(&target).copied().unwrap_or(0) as u32;
+        }
     }
     for (i, sec) in pending_rel {
         sections[i].info = out_index.get(&sec).copied().unwrap_or(0) as u32;
@@ -251,38 +373,57 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         });
         sections[i].info = text.unwrap_or(0) as u32;
     }
-
+    // Notes name other sections (`.note.nv.cuinfo` → `.note.nv.tkinfo`, `.nv.compat`).
+    for (i, n) in pending_note {
+        let note = &st.notes[n];
+        let find = |name: &str| sections.iter().position(|x| x.name == name).unwrap_or(0) as u32;
+        let link = note.link_section.as_deref().map(find);
+        let info = note.info_section.as_deref().map(find);
+        if let Some(l) = link {
+            sections[i].link = l;
+        }
+        if let Some(x) = info {
+            sections[i].info = x;
+        }
+    }
+    let (shstr_seed, str_seed) = string_pools(st, setup, &sections, &syms);
+    sections[1].data = shstr_seed.into();
+    sections[strtab].data = str_seed.into();
+    let section_index = |name: &str| -> u16 { sections.iter().position(|x| x.name == name).unwrap_or(0) as u16 };
     let symbols = syms
         .order
         .iter()
-        .map(|&i| match st.symbol(i) {
-            None => Symbol {
-                name: String::new(),
+        .map(|slot| match slot {
+            Slot::State(i) => match st.symbol(*i) {
+                Some(s) => {
+                    let (binding, sym_type, other) = output_symbol(s, relocatable);
+                    Symbol {
+                        name: s.name.clone(),
+                        value: s.value,
+                        size: s.size,
+                        binding,
+                        sym_type,
+                        other,
+                        shndx: match s.place {
+                            Place::Undefined => SHN_UNDEF,
+                            Place::Absolute => SHN_ABS,
+                            Place::Common { .. } => SHN_COMMON,
+                            Place::Section(k) => out_index.get(&k).copied().unwrap_or(0) as u16,
+                        },
+                    }
+                }
+                None => null_symbol(),
+            },
+            Slot::Section(name) => Symbol {
+                name: name.clone(),
                 value: 0,
                 size: 0,
-                binding: 0,
-                sym_type: 0,
+                binding: STB_LOCAL,
+                sym_type: STT_SECTION,
                 other: 0,
-                shndx: 0,
+                shndx: section_index(name),
             },
-            Some(s) => Symbol {
-                name: if s.sym_type == STT_SECTION {
-                    String::new()
-                } else {
-                    s.name.clone()
-                },
-                value: s.value,
-                size: s.size,
-                binding: s.binding,
-                sym_type: s.sym_type,
-                other: s.other,
-                shndx: match s.place {
-                    Place::Undefined => SHN_UNDEF,
-                    Place::Absolute => SHN_ABS,
-                    Place::Common { .. } => SHN_COMMON,
-                    Place::Section(k) => out_index.get(&k).copied().unwrap_or(0) as u16,
-                },
-            },
+            Slot::Null => null_symbol(),
         })
         .collect();
 
@@ -293,6 +434,124 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         merc_symbols: Vec::new(),
         segments: Vec::new(),
     })
+}
+
+/// The contents nvlink's `.shstrtab` and `.strtab` hold, as string pools
+/// (each string once; the writer then finds every name there). nvlink
+/// keeps in them names of sections it created and dropped: `.symtab_shndx`,
+/// `.nv.prototype`, a `.nv.shared.<kernel>` and `.rel.nv.constant0.<kernel>`
+/// for every kernel of a final link, the relocation sections whose
+/// relocations were all applied, the sections layout dropped; its
+/// `.strtab` repeats all of it after the prototype strings, then holds the
+/// symbols' names, the dropped `__UFT*`/`__UDT*` placeholders included
+/// (corpus: every output's string tables).
+fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], syms: &SymbolOrder) -> (Vec<u8>, Vec<u8>) {
+    let mut names: Vec<String> = [".shstrtab", ".strtab", ".symtab", ".symtab_shndx"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    names.extend(sections.iter().skip(1).map(|x| x.name.clone()));
+    if !setup.relocatable {
+        for (_, f) in st.all_symbols() {
+            if f.sym_type == STT_FUNC && f.other & super::reach::STO_ENTRY != 0 && f.is_defined() && !f.removed {
+                names.push(format!(".nv.shared.{}", f.name));
+                names.push(format!(".rel.nv.constant0.{}", f.name));
+            }
+        }
+    }
+    let mut kinds: BTreeMap<usize, (bool, bool)> = BTreeMap::new();
+    for r in &st.relocs {
+        let e = kinds.entry(r.section).or_default();
+        if r.rela {
+            e.0 = true;
+        } else {
+            e.1 = true;
+        }
+    }
+    for (k, (rela, rel)) in kinds {
+        let Some(sec) = st.sections.get(k).filter(|x| !x.removed) else {
+            continue;
+        };
+        if rela {
+            names.push(format!(".rela{}", sec.name));
+        }
+        if rel {
+            names.push(format!(".rel{}", sec.name));
+        }
+    }
+    names.push(".nv.prototype".into());
+    names.extend(st.dropped_section_names.iter().cloned());
+    let mut seen = std::collections::HashSet::new();
+    let mut shstr = vec![0u8];
+    let mut pool: Vec<&str> = Vec::new();
+    for n in &names {
+        if !n.is_empty() && seen.insert(n.as_str()) {
+            shstr.extend_from_slice(n.as_bytes());
+            shstr.push(0);
+            pool.push(n);
+        }
+    }
+    let mut strtab = super::finalize::strtab_seed(st);
+    let mut seen_str: std::collections::HashSet<String> = st.strtab_strings.iter().cloned().collect();
+    let mut push = |strtab: &mut Vec<u8>, n: &str| {
+        if !n.is_empty() && seen_str.insert(n.to_string()) {
+            strtab.extend_from_slice(n.as_bytes());
+            strtab.push(0);
+        }
+    };
+    for n in pool {
+        push(&mut strtab, n);
+    }
+    for slot in &syms.order {
+        if let Slot::State(i) = slot
+            && let Some(s) = st.symbol(*i)
+        {
+            push(&mut strtab, &s.name);
+        }
+    }
+    for (_, s) in st.all_symbols() {
+        if s.removed && s.place == Place::Undefined && (s.name.starts_with("__UFT") || s.name.starts_with("__UDT")) {
+            push(&mut strtab, &s.name);
+        }
+    }
+    (shstr, strtab)
+}
+
+fn null_symbol() -> Symbol {
+    Symbol {
+        name: String::new(),
+        value: 0,
+        size: 0,
+        binding: 0,
+        sym_type: 0,
+        other: 0,
+        shndx: 0,
+    }
+}
+
+/// The input section that gave state section `k` its (live) contents.
+fn input_section<'a>(st: &LinkState, parsed: &'a [Option<Cubin<'a>>], k: usize) -> Option<&'a Section<'a>> {
+    let sec = st.sections.get(k)?;
+    let c = sec
+        .contributions
+        .iter()
+        .rev()
+        .find(|c| c.live)
+        .or(sec.contributions.last())?;
+    parsed.get(c.input)?.as_ref()?.sections.get(c.in_section)
+}
+
+/// The state section that the input's sh_info link of state section `k` names.
+fn linked_section(st: &LinkState, parsed: &[Option<Cubin<'_>>], k: usize) -> Option<usize> {
+    let sec = st.sections.get(k)?;
+    let c = sec
+        .contributions
+        .iter()
+        .find(|c| c.live)
+        .or(sec.contributions.first())?;
+    let info = parsed.get(c.input)?.as_ref()?.sections.get(c.in_section)?.info as usize;
+    let out = *st.maps.get(c.input)?.map_section_index.get(info)? as usize;
+    (out != 0).then_some(out)
 }
 
 fn remap_info(e: &crate::cubin::nvinfo::Entry, sym_out: &dyn Fn(SymIdx) -> u32) -> crate::cubin::nvinfo::Entry {

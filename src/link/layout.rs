@@ -2,13 +2,39 @@
 //! global.init, shared per kernel, local, constant banks), common symbols,
 //! reserved shared memory, and the two table passes that run inside layout:
 //! bindless references and the unified function/data tables.
+//!
+//! What nvlink 13.5 does, as the corpus and experiments show it:
+//!
+//! * Common symbols go to `.nv.global` (created NOBITS, WA, when no input has
+//!   one), in reverse order of first appearance, each aligned to the
+//!   alignment its *first* definition gave (a later, larger common grows
+//!   the size only): experiments in the report, corpus
+//!   `common_data_diff_size_sm90` (align 4 kept although b.cubin says 8).
+//! * A relocatable cubin gives a shared variable its alignment, not an
+//!   offset, as st_value (like a common). A final link lays shared memory
+//!   out per kernel: the module-level shared variables (`.nv_debug.shared`)
+//!   first, when the kernel reaches any of them, in symbol order; then the
+//!   kernel's own; the section grows by the reserved shared memory
+//!   (`.nv.reservedSmem.cap`, 0x400 on sm_90) (corpus `shared_static_sm90`,
+//!   `arch_sm90_smoke`: 0x100 → 0x500; sm_75…sm_89 inputs declare no cap).
+//! * An extern `.shared` array (dynamic shared memory, undefined, size 0,
+//!   st_value its alignment) is placed in `.nv_debug.shared` (size 0) at the
+//!   end of the static shared memory of the kernels that reach it; it raises
+//!   their sections' alignment (corpus `shared_dynamic_sm90`).
+//! * A final link leaves out the shared variables, the kernels' `_param`
+//!   symbols and the unified-table placeholders `__UFT*`/`__UDT*`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::Serialize;
 
+use crate::cubin::consts::*;
+
+use super::event::Event;
 use super::pipeline::LinkSetup;
-use super::state::LinkState;
+use super::reach::References;
+use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
 
 /// A layout decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -21,6 +47,17 @@ pub enum LayoutEvent {
         offset: u64,
         size: u64,
     },
+    /// The linker created an output section.
+    SectionCreated { section: String, reason: String },
+    /// A section's size changed.
+    SectionSized {
+        section: String,
+        from: u64,
+        to: u64,
+        reason: String,
+    },
+    /// A section or symbol is left out of the output.
+    Dropped { name: String, reason: String },
 }
 
 impl fmt::Display for LayoutEvent {
@@ -36,28 +73,569 @@ impl fmt::Display for LayoutEvent {
                 "placed {} at {section}+{offset:#x} ({size:#x} bytes)",
                 super::event::shown(name)
             ),
+            LayoutEvent::SectionCreated { section, reason } => write!(f, "created {section}: {reason}"),
+            LayoutEvent::SectionSized {
+                section,
+                from,
+                to,
+                reason,
+            } => write!(f, "{section}: size {from:#x} -> {to:#x} ({reason})"),
+            LayoutEvent::Dropped { name, reason } => {
+                write!(f, "left out {}: {reason}", super::event::shown(name))
+            }
         }
     }
 }
 
+/// st_other memory-space bits of a shared variable.
+const STO_SHARED: u8 = 0x40;
+/// Name of the reserved-shared-memory size symbol.
+const RESERVED_CAP: &str = ".nv.reservedSmem.cap";
+/// The module-level shared section nvlink uses.
+const MODULE_SHARED: &str = ".nv_debug.shared";
+
+/// Where the layout stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stage {
+    /// Undefined symbols get back the value their input gave them.
+    Values,
+    /// The i-th common symbol (in layout order).
+    Commons(usize),
+    /// The module-level shared variables.
+    ModuleShared,
+    /// The i-th kernel's shared memory.
+    KernelShared(usize),
+    /// The dynamic shared arrays.
+    ExternShared,
+    /// Symbols and sections a final link leaves out.
+    Prune,
+    Done,
+}
+
+/// A kernel with its own shared section.
+#[derive(Debug, Clone)]
+struct KernelShared {
+    kernel: SymIdx,
+    section: usize,
+}
+
 /// The phase's cursor.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Layout {
-    done: bool,
+    stage: Stage,
+    /// st_value of symbols as their (first) input states it: the alignment
+    /// of commons and shared variables, the value of undefined names.
+    raw_value: BTreeMap<SymIdx, u64>,
+    commons: Vec<SymIdx>,
+    kernels: Vec<KernelShared>,
+    /// Module-level shared variables: offset and alignment once laid out.
+    module_vars: Vec<SymIdx>,
+    /// What each kernel (same index as `kernels`) reaches.
+    reach: Vec<BTreeSet<SymIdx>>,
+    /// Module shared variables more than one kernel reaches: laid out once,
+    /// first, for all of them.
+    prefix: Vec<SymIdx>,
+    module_size: u64,
+    module_align: u64,
+    /// Extern shared arrays: the offset each needs (the largest over kernels).
+    externs: BTreeMap<SymIdx, u64>,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            stage: Stage::Done,
+            raw_value: BTreeMap::new(),
+            commons: Vec::new(),
+            kernels: Vec::new(),
+            module_vars: Vec::new(),
+            reach: Vec::new(),
+            prefix: Vec::new(),
+            module_size: 0,
+            module_align: 1,
+            externs: BTreeMap::new(),
+        }
+    }
+}
+
+fn is_shared_var(s: &OutSymbol) -> bool {
+    s.other & 0xe0 == STO_SHARED && s.sym_type != STT_SECTION
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+/// A symbol's position in state order (locals, then globals).
+fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
+    let locals = st.locals.len() as i64;
+    move |i: SymIdx| if i.0 > 0 { i.0 as i64 } else { locals + (-(i.0 as i64)) }
+}
+
+/// The input section that gave state section `k` its live contents.
+pub fn input_of(st: &LinkState, k: usize) -> Option<(usize, usize)> {
+    let sec = st.sections.get(k)?;
+    let c = sec
+        .contributions
+        .iter()
+        .rev()
+        .find(|c| c.live)
+        .or(sec.contributions.last())?;
+    Some((c.input, c.in_section))
+}
+
+/// The function each code section belongs to: the merge records the owner
+/// of global functions' code; a local function's code belongs to the
+/// function defined in it.
+pub fn text_owners(st: &LinkState) -> std::collections::HashMap<usize, SymIdx> {
+    let mut m = std::collections::HashMap::new();
+    for (k, sec) in st.sections.iter().enumerate() {
+        if sec.class == SectionClass::Text
+            && let Some(o) = sec.owner
+        {
+            m.insert(k, o);
+        }
+    }
+    for (i, y) in st.all_symbols() {
+        if y.sym_type == STT_FUNC
+            && let Place::Section(k) = y.place
+            && st.sections.get(k).is_some_and(|x| x.class == SectionClass::Text)
+        {
+            m.entry(k).or_insert(i);
+        }
+    }
+    m
 }
 
 impl Layout {
-    pub fn new(_st: &LinkState, _setup: &LinkSetup) -> Self {
-        Layout::default()
+    pub fn new(st: &LinkState, _setup: &LinkSetup) -> Self {
+        let parsed: Vec<Option<crate::cubin::Cubin<'_>>> = st
+            .inputs
+            .iter()
+            .map(|r| crate::cubin::read::parse(&r.data).ok())
+            .collect();
+        // Raw input values, found through the mapping arrays.
+        let mut raw_value = BTreeMap::new();
+        for (input, maps) in st.maps.iter().enumerate() {
+            let Some(Some(c)) = parsed.get(input) else { continue };
+            for (j, &m) in maps.map_symbol_index.iter().enumerate() {
+                let idx = SymIdx(m);
+                let Some(s) = st.symbol(idx) else { continue };
+                if s.input != input || raw_value.contains_key(&idx) {
+                    continue;
+                }
+                let wanted = !s.is_defined() || matches!(s.place, Place::Common { .. }) || is_shared_var(s);
+                if wanted && let Some(y) = c.symbols.get(j) {
+                    raw_value.insert(idx, y.value);
+                }
+            }
+        }
+        let mut commons: Vec<SymIdx> = st
+            .all_symbols()
+            .filter(|(_, s)| matches!(s.place, Place::Common { .. }) && !s.removed)
+            .map(|(i, _)| i)
+            .collect();
+        commons.reverse();
+        // Per-kernel shared sections: linked (sh_info) to a kernel's code.
+        let owners = text_owners(st);
+        let mut kernels = Vec::new();
+        for (k, sec) in st.sections.iter().enumerate() {
+            if sec.class != SectionClass::Shared || sec.removed || sec.flags & SHF_INFO_LINK == 0 {
+                continue;
+            }
+            let Some((input, j)) = input_of(st, k) else { continue };
+            let Some(info) = parsed
+                .get(input)
+                .and_then(|c| c.as_ref())
+                .and_then(|c| c.sections.get(j))
+                .map(|s| s.info as usize)
+            else {
+                continue;
+            };
+            let text = st.maps[input].map_section_index.get(info).copied().unwrap_or(0) as usize;
+            if let Some(&kernel) = owners.get(&text) {
+                kernels.push(KernelShared { kernel, section: k });
+            }
+        }
+        let module_vars: Vec<SymIdx> = st
+            .all_symbols()
+            .filter(|(_, s)| is_shared_var(s) && !s.removed)
+            .filter(|(_, s)| match s.place {
+                Place::Section(k) => !kernels.iter().any(|x| x.section == k),
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let references = References::of(st);
+        let reach: Vec<BTreeSet<SymIdx>> = kernels.iter().map(|k| references.closure(k.kernel)).collect();
+        let prefix = module_vars
+            .iter()
+            .copied()
+            .filter(|v| reach.iter().filter(|r| r.contains(v)).count() > 1)
+            .collect();
+        let externs = st
+            .all_symbols()
+            .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Undefined)
+            .map(|(i, _)| (i, 0))
+            .collect();
+        Layout {
+            stage: Stage::Values,
+            raw_value,
+            commons,
+            kernels,
+            module_vars,
+            reach,
+            prefix,
+            module_size: 0,
+            module_align: 1,
+            externs,
+        }
     }
 
     pub fn done(&self) -> bool {
-        self.done
+        self.stage == Stage::Done
     }
 
     /// One unit of work.
-    pub fn step(&mut self, _st: &mut LinkState, _setup: &LinkSetup) -> Vec<super::event::Event> {
-        self.done = true;
-        Vec::new()
+    pub fn step(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let final_link = !setup.relocatable;
+        self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::Values => {
+                self.restore_values(st);
+                if final_link { Stage::Commons(0) } else { Stage::Done }
+            }
+            Stage::Commons(i) => match self.commons.get(i).copied() {
+                Some(idx) => {
+                    self.place_common(st, idx, &mut ev);
+                    Stage::Commons(i + 1)
+                }
+                None => Stage::ModuleShared,
+            },
+            Stage::ModuleShared => {
+                self.module_shared(st, &mut ev);
+                Stage::KernelShared(0)
+            }
+            Stage::KernelShared(i) if i < self.kernels.len() => {
+                self.kernel_shared(st, i, &mut ev);
+                Stage::KernelShared(i + 1)
+            }
+            Stage::KernelShared(_) => Stage::ExternShared,
+            Stage::ExternShared => {
+                self.extern_shared(st, &mut ev);
+                Stage::Prune
+            }
+            Stage::Prune => {
+                self.prune(st, &mut ev);
+                Stage::Done
+            }
+            Stage::Done => Stage::Done,
+        };
+        ev.into_iter().map(Event::Layout).collect()
+    }
+
+    /// nvlink keeps the st_value of an undefined name (`.nv.reservedSmem.cap`
+    /// stays 0x400 in every corpus output that has it).
+    fn restore_values(&self, st: &mut LinkState) {
+        for (&idx, &v) in &self.raw_value {
+            if let Some(s) = st.symbol_mut(idx)
+                && s.place == Place::Undefined
+            {
+                s.value = v;
+            }
+        }
+    }
+
+    fn alignment(&self, st: &LinkState, idx: SymIdx) -> u64 {
+        let raw = self.raw_value.get(&idx).copied();
+        match st.symbol(idx).map(|s| s.place) {
+            Some(Place::Common { align }) => raw.unwrap_or(align),
+            _ => raw.unwrap_or(1),
+        }
+        .max(1)
+    }
+
+    /// The section named `name`, created (NOBITS, with a section symbol) if missing.
+    fn ensure_nobits(
+        st: &mut LinkState,
+        name: &str,
+        sh_type: u32,
+        class: SectionClass,
+        section_symbol: bool,
+        reason: &str,
+        ev: &mut Vec<LayoutEvent>,
+    ) -> usize {
+        if let Some(k) = st.section_named(name) {
+            return k;
+        }
+        let k = st.add_section(OutSection {
+            name: name.to_string(),
+            sh_type,
+            flags: SHF_WRITE | SHF_ALLOC,
+            align: 1,
+            entsize: 0,
+            class,
+            data: Vec::new(),
+            size: 0,
+            nobits: true,
+            contributions: Vec::new(),
+            owner: None,
+            removed: false,
+        });
+        if section_symbol {
+            st.add_local(OutSymbol {
+                name: name.to_string(),
+                binding: STB_LOCAL,
+                sym_type: STT_SECTION,
+                other: 0,
+                place: Place::Section(k),
+                value: 0,
+                size: 0,
+                input: 0,
+                regcount: None,
+                removed: false,
+            });
+        }
+        ev.push(LayoutEvent::SectionCreated {
+            section: name.to_string(),
+            reason: reason.to_string(),
+        });
+        k
+    }
+
+    fn place_common(&self, st: &mut LinkState, idx: SymIdx, ev: &mut Vec<LayoutEvent>) {
+        let align = self.alignment(st, idx);
+        let k = Self::ensure_nobits(
+            st,
+            ".nv.global",
+            SHT_CUDA_GLOBAL,
+            SectionClass::Global,
+            true,
+            "common symbols are placed there",
+            ev,
+        );
+        let offset = align_up(st.sections[k].size, align);
+        let Some(s) = st.symbol(idx).cloned() else { return };
+        let sec = &mut st.sections[k];
+        sec.size = offset + s.size;
+        sec.align = sec.align.max(align);
+        if !sec.nobits {
+            sec.data.resize(sec.size as usize, 0);
+        }
+        let name = sec.name.clone();
+        if let Some(sym) = st.symbol_mut(idx) {
+            sym.place = Place::Section(k);
+            sym.value = offset;
+        }
+        ev.push(LayoutEvent::Placed {
+            name: s.name,
+            section: name,
+            offset,
+            size: s.size,
+        });
+    }
+
+    /// The module shared variables several kernels reach, from offset 0,
+    /// largest first (experiment: two kernels calling one function that
+    /// uses four `.shared` variables of 100, 52, 16 and 4 bytes get them at
+    /// 0, 0x64, 0x98, 0xa8 in both kernels' memory).
+    fn module_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        let rank = state_rank(st);
+        let mut vars = self.prefix.clone();
+        vars.sort_by_key(|v| (std::cmp::Reverse(st.symbol(*v).map(|s| s.size).unwrap_or(0)), rank(*v)));
+        let mut cur = 0;
+        let mut max_align = 1;
+        for idx in vars {
+            let align = self.alignment(st, idx);
+            let Some(s) = st.symbol_mut(idx) else { continue };
+            let offset = align_up(cur, align);
+            s.value = offset;
+            cur = offset + s.size;
+            max_align = max_align.max(align);
+            let (name, size, place) = (s.name.clone(), s.size, s.place);
+            ev.push(LayoutEvent::Placed {
+                name,
+                section: st.place_name(place),
+                offset,
+                size,
+            });
+        }
+        self.module_size = cur;
+        self.module_align = max_align;
+    }
+
+    /// One kernel's shared memory: after the common prefix (when it reaches
+    /// any of it), its own variables and the module variables only it
+    /// reaches, by alignment (largest first), then size (smallest first),
+    /// then latest symbol first (corpus shared_static_sm90; experiments: a
+    /// kernel's 32-byte align-16, 8-byte align-8 and 12-byte align-4 arrays
+    /// and a callee's 40-byte align-4 array land at 0, 0x20, 0x28, 0x34).
+    /// The section grows by the reserved shared memory.
+    fn kernel_shared(&mut self, st: &mut LinkState, n: usize, ev: &mut Vec<LayoutEvent>) {
+        let Some(k) = self.kernels.get(n).cloned() else { return };
+        let reach = self.reach.get(n).cloned().unwrap_or_default();
+        let uses_prefix = self.prefix.iter().any(|v| reach.contains(v));
+        let (mut cur, mut align) = if uses_prefix {
+            (self.module_size, self.module_align)
+        } else {
+            (0, 1)
+        };
+        let mut pool: Vec<SymIdx> = st
+            .all_symbols()
+            .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Section(k.section))
+            .map(|(i, _)| i)
+            .collect();
+        pool.extend(
+            self.module_vars
+                .iter()
+                .filter(|v| reach.contains(v) && !self.prefix.contains(v)),
+        );
+        let rank = state_rank(st);
+        let key = |v: &SymIdx| {
+            let size = st.symbol(*v).map(|s| s.size).unwrap_or(0);
+            (
+                std::cmp::Reverse(self.alignment(st, *v)),
+                size,
+                std::cmp::Reverse(rank(*v)),
+            )
+        };
+        pool.sort_by_key(key);
+        let section = st.sections[k.section].name.clone();
+        for idx in pool {
+            let a = self.alignment(st, idx);
+            let Some(s) = st.symbol_mut(idx) else { continue };
+            let offset = align_up(cur, a);
+            s.value = offset;
+            cur = offset + s.size;
+            align = align.max(a);
+            ev.push(LayoutEvent::Placed {
+                name: s.name.clone(),
+                section: section.clone(),
+                offset,
+                size: s.size,
+            });
+        }
+        for (&x, need) in self.externs.iter_mut() {
+            if reach.contains(&x) {
+                let a = self.raw_value.get(&x).copied().unwrap_or(1).max(1);
+                *need = (*need).max(align_up(cur, a));
+                align = align.max(a);
+            }
+        }
+        let cap = st
+            .lookup(RESERVED_CAP)
+            .and_then(|i| st.symbol(i))
+            .map(|s| s.value)
+            .unwrap_or(0);
+        let sec = &mut st.sections[k.section];
+        let from = sec.size;
+        sec.size = cur + cap;
+        sec.align = sec.align.max(align);
+        ev.push(LayoutEvent::SectionSized {
+            section,
+            from,
+            to: sec.size,
+            reason: format!("{cur:#x} bytes of shared variables and {cap:#x} reserved"),
+        });
+    }
+
+    fn extern_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        if self.externs.is_empty() {
+            return;
+        }
+        let k = Self::ensure_nobits(
+            st,
+            MODULE_SHARED,
+            SHT_CUDA_SHARED,
+            SectionClass::Shared,
+            false,
+            "dynamic shared arrays are placed there",
+            ev,
+        );
+        for (&x, &offset) in &self.externs {
+            let a = self.raw_value.get(&x).copied().unwrap_or(1).max(1);
+            st.sections[k].align = st.sections[k].align.max(a);
+            if let Some(s) = st.symbol_mut(x) {
+                s.place = Place::Section(k);
+                s.value = offset;
+                ev.push(LayoutEvent::Placed {
+                    name: s.name.clone(),
+                    section: MODULE_SHARED.into(),
+                    offset,
+                    size: s.size,
+                });
+            }
+        }
+    }
+
+    fn prune(&self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        // Module shared sections: their variables now live in the kernels'.
+        let module_sections: BTreeSet<usize> = st
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.class == SectionClass::Shared && s.flags & SHF_INFO_LINK == 0 && !s.removed)
+            .map(|(k, _)| k)
+            .collect();
+        for &k in &module_sections {
+            let keeps_externs = self
+                .externs
+                .keys()
+                .any(|x| st.symbol(*x).is_some_and(|s| s.place == Place::Section(k)));
+            let sec = &mut st.sections[k];
+            if keeps_externs {
+                sec.size = 0;
+                sec.data.clear();
+            } else {
+                sec.removed = true;
+                let name = sec.name.clone();
+                st.dropped_section_names.push(name);
+                let sec = &st.sections[k];
+                ev.push(LayoutEvent::Dropped {
+                    name: sec.name.clone(),
+                    reason: "its shared variables are laid out in the kernels' shared memory".into(),
+                });
+            }
+        }
+        let param_bank = |st: &LinkState, s: &OutSymbol| match s.place {
+            Place::Section(k) => st
+                .sections
+                .get(k)
+                .is_some_and(|x| x.class == SectionClass::Constant(0) && x.name.starts_with(".nv.constant0.")),
+            _ => false,
+        };
+        let mut drops = Vec::new();
+        for (i, s) in st.all_symbols() {
+            if s.removed {
+                continue;
+            }
+            let reason = if s.place == Place::Undefined && (s.name.starts_with("__UFT") || s.name.starts_with("__UDT"))
+            {
+                Some("unified-table placeholder, no unified table is built")
+            } else if is_shared_var(s) {
+                Some("shared variable: laid out in the kernels' shared memory")
+            } else if i.0 > 0 && s.sym_type != STT_SECTION && param_bank(st, s) {
+                Some("local symbol of a kernel's parameter bank")
+            } else if s.sym_type == STT_SECTION
+                && matches!(s.place, Place::Section(k) if module_sections.contains(&k) && st.sections[k].removed)
+            {
+                Some("its section is left out")
+            } else {
+                None
+            };
+            if let Some(r) = reason {
+                drops.push((i, r));
+            }
+        }
+        for (i, reason) in drops {
+            if let Some(s) = st.symbol_mut(i) {
+                s.removed = true;
+                ev.push(LayoutEvent::Dropped {
+                    name: s.name.clone(),
+                    reason: reason.into(),
+                });
+            }
+        }
     }
 }

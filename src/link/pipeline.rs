@@ -28,6 +28,17 @@ pub struct LinkSetup {
     pub disable_warnings: bool,
     /// `-Werror`: warnings become errors.
     pub werror: bool,
+    /// `-v`: finalize reports gmem and each kernel's properties (info lines).
+    pub verbose: bool,
+    /// `--dump-callgraph` or `--dump-callgraph-no-demangle`: finalize prints
+    /// the call graph (tool-output lines, demangled either way as nvlink 13.5 does).
+    pub dump_callgraph: bool,
+    /// `-kernels-used`: when given, the only kernels dead-code elimination keeps.
+    pub kernels_used: Vec<String>,
+    /// `-variables-used`.
+    pub variables_used: Vec<String>,
+    /// `-ignore-host-info`: the host objects' kernel lists do not limit the kernels kept.
+    pub ignore_host_info: bool,
 }
 
 impl LinkSetup {
@@ -38,6 +49,11 @@ impl LinkSetup {
             report_arch: o.report_arch,
             disable_warnings: o.disable_warnings,
             werror: o.werror,
+            verbose: o.verbose,
+            dump_callgraph: o.dump_callgraph || o.dump_callgraph_no_demangle,
+            kernels_used: o.kernels_used.clone(),
+            variables_used: o.variables_used.clone(),
+            ignore_host_info: o.ignore_host_info,
         }
     }
 }

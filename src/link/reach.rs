@@ -73,3 +73,57 @@ pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
     }
     referenced
 }
+
+/// What each function refers to: its calls (call graph) and every symbol its
+/// code has a relocation against (a text section symbol stands for the
+/// function owning it). Built once, asked many times.
+#[derive(Debug, Clone, Default)]
+pub struct References {
+    edges: BTreeMap<SymIdx, BTreeSet<SymIdx>>,
+}
+
+impl References {
+    pub fn of(st: &LinkState) -> Self {
+        let owners = super::layout::text_owners(st);
+        let function_of = |s: SymIdx| -> SymIdx {
+            match st.symbol(s) {
+                Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
+                    Place::Section(i) => owners.get(&i).copied().unwrap_or(s),
+                    _ => s,
+                },
+                _ => s,
+            }
+        };
+        let mut edges: BTreeMap<SymIdx, BTreeSet<SymIdx>> = BTreeMap::new();
+        for r in st.relocs.iter().filter(|r| r.live) {
+            if let Some(&f) = owners.get(&r.section) {
+                edges.entry(f).or_default().insert(function_of(r.sym));
+            }
+        }
+        for e in st.callgraph.iter().filter(|e| e.live) {
+            if let Record::Call { caller, callee } = e.record {
+                edges
+                    .entry(SymIdx(caller as i32))
+                    .or_default()
+                    .insert(SymIdx(callee as i32));
+            }
+        }
+        References { edges }
+    }
+
+    /// Everything reachable from `root` (itself included): functions it
+    /// calls, directly or not, and every symbol their code refers to.
+    pub fn closure(&self, root: SymIdx) -> BTreeSet<SymIdx> {
+        let mut seen = BTreeSet::new();
+        let mut work = vec![root];
+        while let Some(f) = work.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            if let Some(ts) = self.edges.get(&f) {
+                work.extend(ts.iter().copied());
+            }
+        }
+        seen
+    }
+}

@@ -139,6 +139,12 @@ pub struct OutNote {
     pub flags: u64,
     pub link: u32,
     pub info: u32,
+    /// When set, sh_link is the output index of the section of this name
+    /// (`.note.nv.cuinfo` links to `.note.nv.tkinfo`); emit resolves it.
+    pub link_section: Option<String>,
+    /// When set, sh_info is the output index of the section of this name
+    /// (`.note.nv.cuinfo` → `.nv.compat`, with SHF_INFO_LINK); emit resolves it.
+    pub info_section: Option<String>,
     #[serde(skip)]
     pub data: Vec<u8>,
 }
@@ -246,6 +252,19 @@ pub struct LinkState {
     pub notes: Vec<OutNote>,
     /// Tables built whole by the back half, in order.
     pub tables: Vec<OutTable>,
+    /// Per input (same index as `inputs`): the `.nvHR*` lists of the host
+    /// object it came from, None for a cubin, fatbin or PTX file input.
+    /// Dead-code elimination reads the kernel lists (corpus README obs. 33).
+    pub host_refs: Vec<Option<super::inputs::HostRefs>>,
+    /// Strings that open the output's `.strtab`, in order, right after its
+    /// leading NUL: the call prototypes that `.nv.callgraph` and
+    /// `.nv.prototype` point at by offset (finalize fills it; see
+    /// `finalize::strtab_seed`).
+    pub strtab_strings: Vec<String>,
+    /// Names of sections layout dropped after nvlink had created them
+    /// (`.nv_debug.shared` once its variables moved to the kernels): nvlink's
+    /// string tables still hold them, so emit keeps them there too.
+    pub dropped_section_names: Vec<String>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     #[serde(skip)]

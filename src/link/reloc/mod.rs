@@ -1,40 +1,339 @@
 //! The relocation engine (seed 002): one relocation per step, applied to
 //! the output bytes through the descriptor of its type, or kept in the
 //! output for the driver.
+//!
+//! Which relocations nvlink 13.5 applies and which it keeps was read from
+//! the corpus (inputs' and outputs' relocation lists) and from probes
+//! (scripts/gen-reloc-goldens):
+//!
+//! - against a symbol in a constant bank, or a section symbol of a
+//!   non-allocated section (`.debug_frame`), or an absolute symbol: applied
+//!   (S = the symbol's offset in its output section; for a section symbol,
+//!   where the relocation's input put that section), record dropped;
+//! - against shared or local memory: applied in a final link, kept by `-r`;
+//! - types only the driver resolves ([`descriptors::kept_for_driver`]:
+//!   R_CUDA_G*, FUNC_DESC*, *_HEADER_INDEX, ABS47_34, ABS55_16_34, …): kept;
+//! - Mercury-numbered relocations: kept as they are;
+//! - against functions, `.nv.global*` data, undefined and common symbols:
+//!   kept, bytes untouched (ET_EXEC sections all have address 0: the driver
+//!   places them). R_CUDA_UNIFIED* kept are rewritten to the plain types;
+//!   kept relocations against section symbols get the input section's
+//!   offset added to their addend;
+//! - against a function left out of the output (DCE): dropped;
+//! - against the linker's unified-table symbols (`__UFT*`, `__UDT*`, left
+//!   undefined): dropped, bytes untouched;
+//! - R_CUDA_UNUSED_CLEAR32/64: dropped; the field is zeroed unless the
+//!   symbol is a function that stays in the output;
+//! - R_CUDA_YIELD_*: dropped, bytes untouched (forward progress is
+//!   required on every architecture culdb links);
+//! - against texture, surface and sampler symbols (CONST_FIELD types):
+//!   applied with S = the symbol's value, which the bindless layout must set
+//!   to the constant-bank-0 offset of the reference's slot (corpus
+//!   texref_helper_sm90: 0x220 + 4·k, the same in every kernel and helper,
+//!   whatever ptxas had pre-filled), dropped.
+
+pub mod apply;
+pub mod bits;
+pub mod descriptors;
 
 use std::fmt;
 
 use serde::Serialize;
 
+use crate::cubin::consts::{
+    SHT_CUDA_CONSTANT0, SHT_CUDA_GLOBAL, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_LOCAL, SHT_CUDA_SHARED, STT_CUDA_SAMPLER,
+    STT_CUDA_SURFACE, STT_CUDA_TEXTURE, STT_FUNC, STT_SECTION,
+};
+
+use super::diag::Diagnostic;
+use super::event::Event;
 use super::pipeline::LinkSetup;
-use super::state::LinkState;
+use super::state::{LinkState, OutReloc, Place, SectionClass};
+use apply::{ApplyError, FieldChange, Inputs};
 
 /// A relocation decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RelocEvent {
-    /// The relocation stays in the output for the driver.
-    Kept {
+    /// The relocation was applied to the output bytes and dropped.
+    Applied {
+        index: usize,
         section: String,
         offset: u64,
         rtype: String,
         symbol: String,
+        s: u64,
+        a: i64,
+        /// Each field written, with its bits before and after.
+        fields: Vec<FieldChange>,
+    },
+    /// The relocation stays in the output for the driver.
+    Kept {
+        index: usize,
+        section: String,
+        offset: u64,
+        rtype: String,
+        symbol: String,
+        /// The type written, when nvlink rewrites it (R_CUDA_UNIFIED → R_CUDA_64).
+        rewritten_to: Option<String>,
+        /// The addend written, when it changed (section symbols).
+        addend: Option<i64>,
+        reason: String,
+    },
+    /// The relocation leaves the output; its fields may have been cleared.
+    Dropped {
+        index: usize,
+        section: String,
+        offset: u64,
+        rtype: String,
+        symbol: String,
+        fields: Vec<FieldChange>,
+        reason: String,
     },
 }
 
 impl fmt::Display for RelocEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = super::event::shown;
         match self {
+            RelocEvent::Applied {
+                section,
+                offset,
+                rtype,
+                symbol,
+                s,
+                a,
+                fields,
+                ..
+            } => {
+                write!(
+                    f,
+                    "applied {rtype} at {section}+{offset:#x} against {}: S={s:#x} A={a:#x}",
+                    shown(symbol)
+                )?;
+                for c in fields {
+                    write!(
+                        f,
+                        "; bits [{}, {}) {:#x} -> {:#x}",
+                        c.bit,
+                        u32::from(c.bit) + u32::from(c.width),
+                        c.before,
+                        c.after
+                    )?;
+                }
+                Ok(())
+            }
             RelocEvent::Kept {
                 section,
                 offset,
                 rtype,
                 symbol,
-            } => write!(
-                f,
-                "kept {rtype} at {section}+{offset:#x} against {} for the driver",
-                super::event::shown(symbol)
-            ),
+                rewritten_to,
+                addend,
+                reason,
+                ..
+            } => {
+                write!(f, "kept {rtype} at {section}+{offset:#x} against {}", shown(symbol))?;
+                if let Some(t) = rewritten_to {
+                    write!(f, " as {t}")?;
+                }
+                if let Some(a) = addend {
+                    write!(f, " with addend {a:#x}")?;
+                }
+                write!(f, " for the driver: {reason}")
+            }
+            RelocEvent::Dropped {
+                section,
+                offset,
+                rtype,
+                symbol,
+                fields,
+                reason,
+                ..
+            } => {
+                write!(
+                    f,
+                    "dropped {rtype} at {section}+{offset:#x} against {}: {reason}",
+                    shown(symbol)
+                )?;
+                if !fields.is_empty() {
+                    write!(f, " (cleared)")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What happens to one relocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Patch the bytes with these values, drop the record.
+    Apply(Inputs),
+    /// Keep the record, maybe rewritten.
+    Keep {
+        rtype: u32,
+        addend: i64,
+        reason: &'static str,
+    },
+    /// Drop the record; `clear` first zeroes its fields.
+    Drop { clear: bool, reason: &'static str },
+}
+
+/// The CUDA type of an output section by what it holds (the output's
+/// sh_type may already be the one written, PROGBITS for constant banks).
+fn class_sh_type(class: SectionClass, sh_type: u32) -> u32 {
+    match class {
+        SectionClass::Constant(n) => SHT_CUDA_CONSTANT0 + n,
+        SectionClass::Shared | SectionClass::SharedReserved => SHT_CUDA_SHARED,
+        SectionClass::Local => SHT_CUDA_LOCAL,
+        SectionClass::Global => SHT_CUDA_GLOBAL,
+        SectionClass::GlobalInit => SHT_CUDA_GLOBAL_INIT,
+        _ => sh_type,
+    }
+}
+
+/// Where input `input`'s part of output section `out` starts.
+fn contribution_base(st: &LinkState, input: usize, out: usize) -> Option<u64> {
+    if let Some(c) = st.sections.get(out)?.contributions.iter().find(|c| c.input == input) {
+        return Some(c.offset);
+    }
+    let m = st.maps.get(input)?;
+    m.map_section_index
+        .iter()
+        .position(|&o| o as usize == out)
+        .and_then(|k| m.map_section_offset.get(k).copied())
+}
+
+fn is_unified_table_symbol(name: &str) -> bool {
+    name.starts_with("__UFT") || name.starts_with("__UDT")
+}
+
+/// nvlink's decision for relocation `r`.
+pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
+    use descriptors::*;
+    let Some(target) = st.sections.get(r.section) else {
+        return Decision::Drop {
+            clear: false,
+            reason: "its section is not in the output",
+        };
+    };
+    if target.removed {
+        return Decision::Drop {
+            clear: false,
+            reason: "its section is not in the output",
+        };
+    }
+    if r.rtype >= crate::cubin::catalog::MERCURY_RELOC_BASE {
+        return Decision::Keep {
+            rtype: r.rtype,
+            addend: r.addend,
+            reason: "a Mercury relocation: kept as it is",
+        };
+    }
+    let sym = st.symbol(r.sym);
+    match r.rtype {
+        R_CUDA_UNUSED_CLEAR32 | R_CUDA_UNUSED_CLEAR64 => {
+            let used = sym.is_some_and(|s| s.sym_type == STT_FUNC && s.is_defined() && !s.removed);
+            return Decision::Drop {
+                clear: !used,
+                reason: if used {
+                    "the function it names stays in the output"
+                } else {
+                    "the symbol it names is not in the output: its field is cleared"
+                },
+            };
+        }
+        R_CUDA_YIELD_OPCODE9_0 | R_CUDA_YIELD_CLEAR_PRED4_87 => {
+            return Decision::Drop {
+                clear: false,
+                reason: "YIELD is not turned into NOP: forward progress is required",
+            };
+        }
+        _ => {}
+    }
+    let keep = |reason| Decision::Keep {
+        rtype: unified_base(r.rtype).unwrap_or(r.rtype),
+        addend: r.addend,
+        reason,
+    };
+    let Some(sym) = sym else {
+        return keep("no symbol");
+    };
+    if sym.removed && sym.sym_type == STT_FUNC {
+        // Corpus kernels_used_sm90, archive_hostobj_*: the .debug_frame
+        // R_CUDA_64 of a function left out goes too.
+        return Decision::Drop {
+            clear: false,
+            reason: "the function it names is not in the output",
+        };
+    }
+    if is_unified_table_symbol(&sym.name) && !sym.is_defined() {
+        return Decision::Drop {
+            clear: false,
+            reason: "a unified-table symbol: the table's offsets are already final",
+        };
+    }
+    if kept_for_driver(r.rtype) {
+        return keep("a type only the driver resolves (generic address, descriptor, call target)");
+    }
+    let applicable = cuda(r.rtype, 0).is_some_and(Desc::applicable);
+    // SHT_REL records keep their addend in the field (seed 002's
+    // non-absolute mode).
+    let inputs = |s: u64, sec_type: u32| Inputs {
+        s,
+        a: r.addend,
+        p: r.offset,
+        sec_type,
+        additive: !r.rela,
+    };
+    if matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
+        return if applicable {
+            Decision::Apply(inputs(sym.value, apply::section_type_code(SHT_CUDA_CONSTANT0)))
+        } else {
+            keep("a texture, surface or sampler reference the driver binds")
+        };
+    }
+    match sym.place {
+        Place::Undefined => keep("undefined: the driver resolves it"),
+        Place::Common { .. } => keep("global memory: the driver places it"),
+        Place::Absolute if applicable => Decision::Apply(inputs(sym.value, 0)),
+        Place::Absolute => keep("no known layout for this type"),
+        Place::Section(i) => {
+            let Some(sec) = st.sections.get(i) else {
+                return keep("its symbol's section is unknown");
+            };
+            let sec_type = apply::section_type_code(class_sh_type(sec.class, sec.sh_type));
+            let s = if sym.sym_type == STT_SECTION {
+                contribution_base(st, r.input, i).unwrap_or(0)
+            } else {
+                sym.value
+            };
+            let non_alloc = sec.flags & crate::cubin::consts::SHF_ALLOC == 0;
+            let apply_here = match sec.class {
+                SectionClass::Constant(_) => true,
+                SectionClass::Shared | SectionClass::SharedReserved | SectionClass::Local => !setup.relocatable,
+                SectionClass::Debug => true,
+                SectionClass::Text | SectionClass::Global | SectionClass::GlobalInit | SectionClass::Unified => false,
+                SectionClass::Other => non_alloc,
+            };
+            if apply_here && applicable {
+                Decision::Apply(inputs(s, sec_type))
+            } else if sym.sym_type == STT_SECTION {
+                Decision::Keep {
+                    rtype: unified_base(r.rtype).unwrap_or(r.rtype),
+                    addend: r.addend.wrapping_add(s as i64),
+                    reason: "against a section the driver places",
+                }
+            } else if apply_here {
+                keep("no known layout for this type")
+            } else if setup.relocatable && matches!(sec.class, SectionClass::Shared | SectionClass::Local) {
+                keep("shared and local memory are laid out by the final link")
+            } else if sec.class == SectionClass::Text {
+                keep("code: the driver places it")
+            } else {
+                keep("global memory: the driver places it")
+            }
         }
     }
 }
@@ -54,13 +353,141 @@ impl Relocate {
         self.next == usize::MAX
     }
 
-    /// One relocation.
-    pub fn step(&mut self, st: &mut LinkState, _setup: &LinkSetup) -> Vec<super::event::Event> {
+    /// One relocation (records already dead are passed over in the same
+    /// step, except the R_CUDA_UNUSED_CLEAR* ones of removed functions).
+    pub fn step(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        while self.next < st.relocs.len() && !st.relocs[self.next].live && !clears_dead_code(st, &st.relocs[self.next])
+        {
+            self.next += 1;
+        }
         if self.next >= st.relocs.len() {
             self.next = usize::MAX;
             return Vec::new();
         }
+        let index = self.next;
         self.next += 1;
-        Vec::new()
+        process(st, setup, index)
     }
+}
+
+/// An R_CUDA_UNUSED_CLEAR* record that dead-code elimination took out with
+/// its function: nvlink still clears its field (the function's
+/// .debug_frame address range: corpus kernels_used_sm90,
+/// archive_hostobj_*). Records a weak replacement nullified name a symbol
+/// that stays, and are not.
+fn clears_dead_code(st: &LinkState, r: &OutReloc) -> bool {
+    matches!(
+        r.rtype,
+        descriptors::R_CUDA_UNUSED_CLEAR32 | descriptors::R_CUDA_UNUSED_CLEAR64
+    ) && st.symbol(r.sym).is_some_and(|s| s.removed)
+        && st.sections.get(r.section).is_some_and(|s| !s.removed)
+}
+
+fn type_name(rtype: u32) -> String {
+    crate::cubin::catalog::reloc_name(crate::cubin::catalog::RelocFamily::Cuda, rtype)
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("type {rtype:#x}"))
+}
+
+/// Decides and carries out relocation `index`.
+pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event> {
+    let Some(r) = st.relocs.get(index).copied() else {
+        return Vec::new();
+    };
+    let sm = st.inputs.get(r.input).map(|i| i.sm).unwrap_or(0);
+    let section = st.sections.get(r.section).map(|s| s.name.clone()).unwrap_or_default();
+    let symbol = st.symbol_name(r.sym);
+    let rtype = type_name(r.rtype);
+    let mut ev = Vec::new();
+    match decide(st, setup, &r) {
+        Decision::Keep {
+            rtype: t,
+            addend,
+            reason,
+        } => {
+            let rec = &mut st.relocs[index];
+            rec.rtype = t;
+            rec.addend = addend;
+            ev.push(Event::Reloc(RelocEvent::Kept {
+                index,
+                section,
+                offset: r.offset,
+                rtype,
+                symbol,
+                rewritten_to: (t != r.rtype).then(|| type_name(t)),
+                addend: (addend != r.addend).then_some(addend),
+                reason: reason.into(),
+            }));
+        }
+        Decision::Drop { clear, reason } => {
+            let mut fields = Vec::new();
+            if clear && let Some(d) = descriptors::cuda(r.rtype, sm) {
+                let x = Inputs {
+                    s: 0,
+                    a: 0,
+                    p: r.offset,
+                    sec_type: 0,
+                    additive: false,
+                };
+                match st
+                    .sections
+                    .get_mut(r.section)
+                    .map(|s| apply::apply(d, &mut s.data, r.offset, x))
+                {
+                    Some(Ok(f)) => fields = f,
+                    Some(Err(e)) => ev.push(out_of_range(&r, &section, &rtype, e)),
+                    None => {}
+                }
+            }
+            st.relocs[index].live = false;
+            ev.push(Event::Reloc(RelocEvent::Dropped {
+                index,
+                section,
+                offset: r.offset,
+                rtype,
+                symbol,
+                fields,
+                reason: reason.into(),
+            }));
+        }
+        Decision::Apply(x) => {
+            let Some(d) = descriptors::cuda(r.rtype, sm) else {
+                return ev;
+            };
+            let res = match st.sections.get_mut(r.section) {
+                Some(s) => apply::apply(d, &mut s.data, r.offset, x),
+                None => Err(ApplyError::NoLayout),
+            };
+            match res {
+                Ok(fields) => {
+                    st.relocs[index].live = false;
+                    ev.push(Event::Reloc(RelocEvent::Applied {
+                        index,
+                        section,
+                        offset: r.offset,
+                        rtype,
+                        symbol,
+                        s: x.s,
+                        a: x.a,
+                        fields,
+                    }));
+                }
+                Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
+            }
+        }
+    }
+    ev
+}
+
+fn out_of_range(r: &OutReloc, section: &str, rtype: &str, e: ApplyError) -> Event {
+    let what = match e {
+        ApplyError::OutOfRange { bit, width } => {
+            format!("bits [{bit}, {}) lie past its end", bit as u32 + width as u32)
+        }
+        ApplyError::NoLayout => "its type has no known layout".into(),
+    };
+    Event::Diagnostic(Diagnostic::error(format!(
+        "Relocation {rtype} at offset {:#x} of section '{section}' cannot be applied: {what}",
+        r.offset
+    )))
 }

@@ -1,0 +1,239 @@
+//! The output's `.nv.info` records, rewritten as nvlink writes them.
+//!
+//! nvlink keeps each table's records in reverse order of reading (every
+//! input's records, inputs in order, then the whole list reversed), and for
+//! an executable:
+//! - drops the module-level EIATTR_MAX_STACK_SIZE records;
+//! - sets a kernel's EIATTR_REGCOUNT to the largest count among the
+//!   functions it may call (indirect calls included);
+//! - appends one EIATTR_MIN_STACK_SIZE per kernel (output symbol order):
+//!   the deepest frame-size sum of its call chains, 0xffffffff when one is
+//!   recursive (the kernel then also gets EIATTR_CRS_STACK_SIZE 0xffffffff);
+//! - keeps in EIATTR_EXTERNS only the functions still undefined, drops the
+//!   record when none is left, and gives a kernel the undefined functions
+//!   its calls may reach (virtual_funcs_sm90: `free` through a virtual
+//!   destructor).
+//!
+//! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
+
+use std::collections::HashMap;
+
+use crate::cubin::nvinfo::{Block, Entry, Value, code};
+
+use super::super::state::{LinkState, OutNvInfo, SymIdx};
+use super::graph::{self, Graph};
+
+/// Stack size nvlink writes when recursion makes it unknown.
+pub const UNKNOWN_STACK: u32 = 0xffff_ffff;
+
+/// What finalize decided for one kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelProps {
+    pub kernel: SymIdx,
+    /// Register count before and after propagation.
+    pub own_regs: u32,
+    pub regs: u32,
+    /// The callee whose count was taken, when it raised the kernel's.
+    pub regs_from: Option<SymIdx>,
+    /// None: a call chain is recursive.
+    pub stack: Option<u64>,
+    pub frame: u64,
+}
+
+/// Per-function values from the module-level table.
+pub fn module_value(st: &LinkState, attr: u8) -> HashMap<SymIdx, u32> {
+    let mut out = HashMap::new();
+    for n in st
+        .nvinfo
+        .iter()
+        .filter(|n| n.live && n.function.is_none() && n.entry.attr == attr)
+    {
+        if let Some(Block::SymValue { sym, value }) = n.entry.block() {
+            out.insert(SymIdx(*sym as i32), *value);
+        }
+    }
+    out
+}
+
+/// The properties of kernel `k`.
+pub fn kernel_props(st: &LinkState, g: &Graph, k: SymIdx) -> KernelProps {
+    let regs = module_value(st, code::REGCOUNT);
+    let frames = module_value(st, code::FRAME_SIZE);
+    let count = |f: SymIdx| -> Option<u32> { regs.get(&f).copied().or_else(|| st.symbol(f).and_then(|s| s.regcount)) };
+    let own = count(k).unwrap_or(0);
+    let (mut best, mut from) = (own, None);
+    for f in g.reachable(k) {
+        if let Some(c) = count(f)
+            && c > best
+        {
+            best = c;
+            from = Some(f);
+        }
+    }
+    let frame = |f: SymIdx| frames.get(&f).copied().unwrap_or(0) as u64;
+    KernelProps {
+        kernel: k,
+        own_regs: own,
+        regs: best,
+        regs_from: from,
+        stack: g.stack(k, &frame),
+        frame: frame(k),
+    }
+}
+
+fn sym_value(attr: u8, sym: SymIdx, value: u32) -> Entry {
+    Entry {
+        attr,
+        value: Value::Block(Block::SymValue {
+            sym: sym.0 as u32,
+            value,
+        }),
+    }
+}
+
+/// Rewrites `st.nvinfo` for the output; `kernels` in output symbol order.
+pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatable: bool) {
+    let refs_present = |st: &LinkState, e: &Entry| {
+        e.attr == code::EXTERNS
+            || e.symbol_refs()
+                .iter()
+                .all(|&r| r == 0 || graph::present(st, SymIdx(r as i32)))
+    };
+    let old: Vec<OutNvInfo> = std::mem::take(&mut st.nvinfo);
+    let mut old_externs: HashMap<SymIdx, Vec<u32>> = HashMap::new();
+    for n in old.iter().filter(|n| n.live && n.entry.attr == code::EXTERNS) {
+        if let (Some(f), Some(Block::Symbols { syms })) = (n.function, n.entry.block()) {
+            let v = old_externs.entry(f).or_default();
+            v.extend(syms.iter().copied().filter(|&s| stays_extern(st, SymIdx(s as i32))));
+        }
+    }
+    let mut out: Vec<OutNvInfo> = Vec::new();
+    for n in old.into_iter().rev() {
+        if !n.live || n.function.is_some_and(|f| !graph::present(st, f)) || !refs_present(st, &n.entry) {
+            continue;
+        }
+        let mut n = n;
+        match n.entry.attr {
+            code::MAX_STACK_SIZE if n.function.is_none() && !relocatable => continue,
+            code::REGCOUNT if n.function.is_none() && !relocatable => {
+                if let Some(Block::SymValue { sym, value }) = n.entry.block().cloned()
+                    && let Some(k) = kernels.iter().find(|k| k.kernel.0 as u32 == sym)
+                    && k.regs != value
+                {
+                    n.entry = sym_value(code::REGCOUNT, k.kernel, k.regs);
+                }
+            }
+            code::EXTERNS => {
+                if let Value::Block(Block::Symbols { syms }) = &mut n.entry.value {
+                    syms.retain(|&s| stays_extern(st, SymIdx(s as i32)));
+                    if syms.is_empty() {
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        out.push(n);
+    }
+    if !relocatable {
+        for k in kernels {
+            let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
+            // What the functions its calls may reach list as externs.
+            let reach = reached_externs(g, k.kernel, &old_externs);
+            let mut listed = false;
+            for n in out.iter_mut().filter(|n| n.function == Some(k.kernel)) {
+                if let Value::Block(Block::Symbols { syms }) = &mut n.entry.value
+                    && n.entry.attr == code::EXTERNS
+                {
+                    listed = true;
+                    for &r in &reach {
+                        if !syms.contains(&r) {
+                            syms.push(r);
+                        }
+                    }
+                }
+            }
+            if !listed && !reach.is_empty() {
+                out.push(OutNvInfo {
+                    function: Some(k.kernel),
+                    entry: Entry {
+                        attr: code::EXTERNS,
+                        value: Value::Block(Block::Symbols { syms: reach }),
+                    },
+                    input,
+                    live: true,
+                });
+            }
+            if k.stack.is_none() {
+                let crs = out
+                    .iter_mut()
+                    .find(|n| n.function == Some(k.kernel) && n.entry.attr == code::CRS_STACK_SIZE);
+                let e = Entry::sval_words(code::CRS_STACK_SIZE, &[UNKNOWN_STACK]);
+                match crs {
+                    Some(n) => n.entry = e,
+                    None => out.push(OutNvInfo {
+                        function: Some(k.kernel),
+                        entry: e,
+                        input,
+                        live: true,
+                    }),
+                }
+            }
+        }
+        for k in kernels {
+            let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
+            let v = k
+                .stack
+                .map(|s| s.min(UNKNOWN_STACK as u64) as u32)
+                .unwrap_or(UNKNOWN_STACK);
+            out.push(OutNvInfo {
+                function: None,
+                entry: sym_value(code::MIN_STACK_SIZE, k.kernel, v),
+                input,
+                live: true,
+            });
+        }
+    }
+    st.nvinfo = out;
+}
+
+/// An EXTERNS symbol nvlink keeps in an executable: one still undefined, or
+/// a kernel (launched through dynamic parallelism: dynpar_cudadevrt_sm90
+/// keeps `_Z5childPii`).
+fn stays_extern(st: &LinkState, i: SymIdx) -> bool {
+    st.symbol(i)
+        .is_some_and(|y| !y.removed && (!y.is_defined() || graph::is_kernel(st, i)))
+}
+
+/// The externs a kernel inherits: each function its calls may reach gives
+/// its own (kept) EXTERNS, callees before callers (depth first, in the
+/// order nvlink lists callees), each symbol once.
+fn reached_externs(g: &Graph, k: SymIdx, externs: &HashMap<SymIdx, Vec<u32>>) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let mut seen = std::collections::HashSet::from([k]);
+    let add = |out: &mut Vec<u32>, f: SymIdx| {
+        for &s in externs.get(&f).into_iter().flatten() {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    };
+    // Iterative post-order: (node, children pushed).
+    let mut stack: Vec<(SymIdx, bool)> = g.successors(k).into_iter().rev().map(|f| (f, false)).collect();
+    while let Some((f, expanded)) = stack.pop() {
+        if expanded {
+            add(&mut out, f);
+            continue;
+        }
+        if !seen.insert(f) {
+            continue;
+        }
+        stack.push((f, true));
+        for c in g.successors(f).into_iter().rev() {
+            if !seen.contains(&c) {
+                stack.push((c, false));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,411 @@
+//! Finalize: register-count and stack-size propagation through the call
+//! graph, kernel properties, the output's own tables and notes, and the
+//! lines nvlink prints about them.
+//!
+//! One step does one unit: read the inputs' tables, build the call graph,
+//! one kernel's properties, then each table in turn, then the printed lines.
+
+pub mod graph;
+pub mod info;
+pub mod tables;
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::diag::Diagnostic;
+use super::event::Event;
+use super::pipeline::LinkSetup;
+use super::state::{LinkState, SymIdx};
+use graph::{Graph, InputTables};
+use info::KernelProps;
+
+/// A finalize decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FinalizeEvent {
+    /// A property of a function, computed or propagated.
+    Property {
+        function: String,
+        property: String,
+        value: u64,
+    },
+    /// A kernel's register count raised to a callee's.
+    RegcountPropagated { kernel: String, from: String, regs: u32 },
+    /// A kernel whose stack size recursion makes unknown.
+    StackUnknown { kernel: String },
+    /// A table or note of the output built.
+    TableBuilt { name: String, records: usize },
+    /// The output's e_flags.
+    Flags { e_flags: u32 },
+}
+
+impl fmt::Display for FinalizeEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = super::event::shown;
+        match self {
+            FinalizeEvent::Property {
+                function,
+                property,
+                value,
+            } => write!(f, "{}: {property} = {value:#x}", shown(function)),
+            FinalizeEvent::RegcountPropagated { kernel, from, regs } => {
+                write!(f, "{}: regcount {regs} from {}", shown(kernel), shown(from))
+            }
+            FinalizeEvent::StackUnknown { kernel } => {
+                write!(f, "{}: stack size unknown (recursion)", shown(kernel))
+            }
+            FinalizeEvent::TableBuilt { name, records } => write!(f, "built {name} ({records} records)"),
+            FinalizeEvent::Flags { e_flags } => write!(f, "e_flags = {e_flags:#x}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stage {
+    ReadInputs,
+    Graph,
+    Kernel(usize),
+    NvInfo,
+    CallGraph,
+    Tables,
+    Notes,
+    Report,
+    Done,
+}
+
+/// The phase's cursor.
+#[derive(Debug, Clone)]
+pub struct Finalize {
+    stage: Stage,
+    tables: Vec<InputTables>,
+    graph: Graph,
+    kernels: Vec<SymIdx>,
+    props: Vec<KernelProps>,
+}
+
+impl Finalize {
+    pub fn new(_st: &LinkState, _setup: &LinkSetup) -> Self {
+        Finalize {
+            stage: Stage::ReadInputs,
+            tables: Vec::new(),
+            graph: Graph::default(),
+            kernels: Vec::new(),
+            props: Vec::new(),
+        }
+    }
+
+    pub fn done(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    /// Kernel properties computed so far (output symbol order).
+    pub fn kernel_props(&self) -> &[KernelProps] {
+        &self.props
+    }
+
+    /// One unit of work.
+    pub fn step(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let fin = |e: FinalizeEvent| Event::Finalize(e);
+        self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::ReadInputs => {
+                self.tables = (0..st.inputs.len()).map(|i| graph::input_tables(st, i)).collect();
+                Stage::Graph
+            }
+            Stage::Graph => {
+                self.graph = Graph::build(st, &self.tables);
+                self.kernels = self
+                    .graph
+                    .funcs
+                    .iter()
+                    .copied()
+                    .filter(|&f| graph::is_kernel(st, f))
+                    .collect();
+                Stage::Kernel(0)
+            }
+            Stage::Kernel(k) => match self.kernels.get(k) {
+                Some(&kernel) => {
+                    let p = info::kernel_props(st, &self.graph, kernel);
+                    let name = st.symbol_name(kernel);
+                    ev.push(fin(FinalizeEvent::Property {
+                        function: name.clone(),
+                        property: "regcount".into(),
+                        value: p.regs as u64,
+                    }));
+                    if let Some(from) = p.regs_from {
+                        ev.push(fin(FinalizeEvent::RegcountPropagated {
+                            kernel: name.clone(),
+                            from: st.symbol_name(from),
+                            regs: p.regs,
+                        }));
+                    }
+                    match p.stack {
+                        Some(s) => ev.push(fin(FinalizeEvent::Property {
+                            function: name,
+                            property: "min_stack_size".into(),
+                            value: s,
+                        })),
+                        None => ev.push(fin(FinalizeEvent::StackUnknown { kernel: name })),
+                    }
+                    self.props.push(p);
+                    Stage::Kernel(k + 1)
+                }
+                None => Stage::NvInfo,
+            },
+            Stage::NvInfo => {
+                info::rewrite(st, &self.graph, &self.props, setup.relocatable);
+                ev.push(fin(FinalizeEvent::TableBuilt {
+                    name: ".nv.info".into(),
+                    records: st.nvinfo.len(),
+                }));
+                Stage::CallGraph
+            }
+            Stage::CallGraph => {
+                st.strtab_strings = tables::prototype_strings(&self.tables);
+                let offsets = tables::string_offsets(&st.strtab_strings);
+                if !st.callgraph.is_empty() {
+                    tables::rewrite_callgraph(st, &self.tables, &offsets);
+                    ev.push(fin(FinalizeEvent::TableBuilt {
+                        name: ".nv.callgraph".into(),
+                        records: st.callgraph.len(),
+                    }));
+                }
+                Stage::Notes
+            }
+            Stage::Notes => {
+                let arch = setup.arch.clone();
+                st.notes
+                    .retain(|n| n.name != ".note.nv.tkinfo" && n.name != ".note.nv.cuinfo");
+                st.notes.push(tables::tkinfo(st, &arch));
+                if let Some(n) = tables::cuinfo(st) {
+                    st.notes.push(n);
+                }
+                for n in &st.notes {
+                    ev.push(fin(FinalizeEvent::TableBuilt {
+                        name: n.name.clone(),
+                        records: 1,
+                    }));
+                }
+                Stage::Tables
+            }
+            Stage::Tables => {
+                // The tables' section symbols shape the output symbol order,
+                // so every table exists before the prototype records are
+                // numbered.
+                let sm = tables::arch_number(&setup.arch);
+                st.tables
+                    .retain(|x| x.name != ".nv.prototype" && x.name != ".nv.rel.action");
+                let offsets = tables::string_offsets(&st.strtab_strings);
+                if tables::prototype_table(st, &self.tables, &offsets).is_some() {
+                    st.tables.push(tables::placeholder(".nv.prototype"));
+                }
+                if let Some(t) = tables::rel_action_table(sm.unwrap_or(0), setup.relocatable) {
+                    ev.push(fin(FinalizeEvent::TableBuilt {
+                        name: t.name.clone(),
+                        records: 1,
+                    }));
+                    st.tables.push(t);
+                }
+                if let Some(t) = tables::prototype_table(st, &self.tables, &offsets) {
+                    ev.push(fin(FinalizeEvent::TableBuilt {
+                        name: t.name.clone(),
+                        records: t.data.len() / 8,
+                    }));
+                    if let Some(slot) = st.tables.iter_mut().find(|x| x.name == t.name) {
+                        *slot = t;
+                    }
+                }
+                st.e_flags = tables::e_flags(st, sm);
+                if let Some(e_flags) = st.e_flags {
+                    ev.push(fin(FinalizeEvent::Flags { e_flags }));
+                }
+                Stage::Report
+            }
+            Stage::Report => {
+                for d in self.report(st, setup) {
+                    ev.push(Event::Diagnostic(d));
+                }
+                Stage::Done
+            }
+            Stage::Done => Stage::Done,
+        };
+        ev
+    }
+
+    /// The lines nvlink prints at the end of a link: the stack warnings,
+    /// then with `--dump-callgraph` the graph, with `-v` the properties.
+    fn report(&self, st: &LinkState, setup: &LinkSetup) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        if setup.relocatable {
+            return out;
+        }
+        for p in self.props.iter().rev() {
+            if p.stack.is_none() {
+                out.push(Diagnostic::warning(format!(
+                    "Stack size for entry function '{}' cannot be statically determined",
+                    st.symbol_name(p.kernel)
+                )));
+            }
+        }
+        if setup.dump_callgraph {
+            for line in self.callgraph_dump(st, setup) {
+                out.push(Diagnostic::tool_output(line));
+            }
+        }
+        if setup.verbose {
+            out.push(Diagnostic::info(format!("{} bytes gmem", gmem(st))));
+            for p in self.props.iter().rev() {
+                let name = st.symbol_name(p.kernel);
+                out.push(Diagnostic::info(format!("Function properties for '{name}':")));
+                out.push(Diagnostic::info(properties_line(st, p)));
+            }
+        }
+        out
+    }
+
+    /// `--dump-callgraph`: every function numbered in output order, its
+    /// register count and possible callees; then the propagations.
+    fn callgraph_dump(&self, st: &LinkState, setup: &LinkSetup) -> Vec<String> {
+        // nvlink 13.5 demangles with --dump-callgraph-no-demangle too
+        // (dump_callgraph_no_demangle_sm90).
+        let shown = |i: SymIdx| nvlink_demangled(&st.symbol_name(i));
+        let number: std::collections::HashMap<SymIdx, usize> =
+            self.graph.funcs.iter().enumerate().map(|(k, &f)| (f, k + 1)).collect();
+        let regs = info::module_value(st, crate::cubin::nvinfo::code::REGCOUNT);
+        let mut out = vec![
+            format!("callgraph for {}:", setup.arch),
+            "# A: s -> B // s (number A) potentially calls B".to_string(),
+            "# s [N]     // s uses N registers".to_string(),
+            "# ^s        // s is entry point".to_string(),
+            "# &s        // s has address taken".to_string(),
+        ];
+        for (k, &f) in self.graph.funcs.iter().enumerate() {
+            let mut line = format!("{}: ", k + 1);
+            if graph::is_kernel(st, f) {
+                line.push('^');
+            }
+            if self.graph.taken.iter().any(|(t, _)| *t == f) {
+                line.push('&');
+            }
+            line.push_str(&shown(f));
+            let count = self
+                .props
+                .iter()
+                .find(|p| p.kernel == f)
+                .map(|p| p.own_regs)
+                .or_else(|| regs.get(&f).copied())
+                .or_else(|| st.symbol(f).and_then(|s| s.regcount));
+            if let Some(c) = count {
+                line.push_str(&format!(" [{c}]"));
+            }
+            line.push_str(" ->");
+            for s in self.graph.successors(f) {
+                if let Some(n) = number.get(&s) {
+                    line.push_str(&format!(" {n}"));
+                }
+            }
+            out.push(line);
+        }
+        for p in &self.props {
+            if let Some(from) = p.regs_from {
+                out.push(format!(
+                    "regcount {} for {} propagated to entry {}",
+                    p.regs,
+                    shown(from),
+                    shown(p.kernel)
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Bytes of device globals (`.nv.global` and `.nv.global.init`).
+fn gmem(st: &LinkState) -> u64 {
+    use super::state::SectionClass;
+    st.sections
+        .iter()
+        .filter(|s| !s.removed && matches!(s.class, SectionClass::Global | SectionClass::GlobalInit))
+        .map(|s| s.size)
+        .sum()
+}
+
+/// `used N registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem`.
+fn properties_line(st: &LinkState, p: &KernelProps) -> String {
+    let name = st.symbol_name(p.kernel);
+    let size_of = |sec: String| {
+        st.section_named(&sec)
+            .and_then(|i| st.sections.get(i))
+            .filter(|s| !s.removed)
+            .map(|s| s.size)
+            .unwrap_or(0)
+    };
+    let barriers = st
+        .nvinfo
+        .iter()
+        .filter(|n| n.live && n.function == Some(p.kernel) && n.entry.attr == crate::cubin::nvinfo::code::NUM_BARRIERS)
+        .find_map(|n| n.entry.scalar())
+        .unwrap_or(0);
+    // A kernel whose stack is unknown shows its own frame.
+    let stack = p.stack.unwrap_or(p.frame);
+    format!(
+        "used {} registers, used {barriers} barriers, {stack} stack, {} bytes smem, {} bytes cmem[0], {} bytes lmem",
+        p.regs,
+        size_of(format!(".nv.shared.{name}")),
+        size_of(format!(".nv.constant0.{name}")),
+        size_of(format!(".nv.local.{name}")),
+    )
+}
+
+/// The output's `.strtab` must open with these bytes (its NUL, then the
+/// prototype strings finalize placed there) for the offsets in
+/// `.nv.callgraph` and `.nv.prototype` to hold. Emit seeds `.strtab` with it.
+pub fn strtab_seed(st: &LinkState) -> Vec<u8> {
+    let mut b = vec![0u8];
+    for s in &st.strtab_strings {
+        b.extend_from_slice(s.as_bytes());
+        b.push(0);
+    }
+    b
+}
+
+/// A name as nvlink's call-graph dump spells it: demangled in the EDG
+/// style (`float *`, `const int *`, ` [deleting]` for a D0 destructor)
+/// rather than the Itanium demangler's (`float*`, `int const*`).
+pub fn nvlink_demangled(name: &str) -> String {
+    let Some(d) = crate::demangle::demangle(name) else {
+        return name.to_string();
+    };
+    let mut out = edg_style(&d);
+    if name.contains("D0Ev") {
+        out.push_str(" [deleting]");
+    }
+    out
+}
+
+/// Rewrites the parameter list spelling: `T const*` → `const T *`,
+/// `T*` / `T&` → `T *` / `T &`.
+fn edg_style(d: &str) -> String {
+    let mut out = String::with_capacity(d.len() + 8);
+    let b = d.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        if (c == '*' || c == '&') && i > 0 && b[i - 1] != b' ' && b[i - 1] != b'*' && b[i - 1] != b'&' {
+            // `X const*`: move const before the type word.
+            if out.ends_with(" const") {
+                out.truncate(out.len() - " const".len());
+                let start = out.rfind(['(', ',', ' ']).map(|p| p + 1).unwrap_or(0);
+                let word = out[start..].to_string();
+                out.truncate(start);
+                out.push_str("const ");
+                out.push_str(&word);
+            }
+            out.push(' ');
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
