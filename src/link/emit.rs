@@ -427,13 +427,16 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         })
         .collect();
 
-    Ok(Cubin {
+    let mut cubin = Cubin {
         header,
         sections,
         symbols,
         merc_symbols: Vec::new(),
         segments: Vec::new(),
-    })
+    };
+    // Mercury (sm_100+) companion sections and their own symbol table.
+    super::mercury::emit(st, &mut cubin).map_err(EmitError)?;
+    Ok(cubin)
 }
 
 /// The contents nvlink's `.shstrtab` and `.strtab` hold, as string pools

@@ -6,6 +6,7 @@
 //! `pipeline::Linker` steps the whole thing one unit of work at a time,
 //! returning typed `event`s.
 
+pub mod bindless;
 pub mod dce;
 pub mod diag;
 pub mod emit;
@@ -13,6 +14,7 @@ pub mod event;
 pub mod finalize;
 pub mod inputs;
 pub mod layout;
+pub mod mercury;
 pub mod merge;
 pub mod options;
 pub mod pipeline;
@@ -20,6 +22,7 @@ pub mod ptx;
 pub mod reach;
 pub mod reloc;
 pub mod state;
+pub mod uft;
 pub mod weak;
 
 use std::path::{Path, PathBuf};

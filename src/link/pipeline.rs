@@ -66,6 +66,9 @@ enum Stage {
     Resolve(usize),
     Dce(super::dce::Dce),
     Layout(super::layout::Layout),
+    /// Layout's sub-phases: bindless references, then the unified tables.
+    Bindless(super::bindless::Bindless),
+    Uft(super::uft::Uft),
     Relocate(super::reloc::Relocate),
     Finalize(super::finalize::Finalize),
     Emit,
@@ -144,7 +147,7 @@ impl Linker {
             Stage::Merge(..) => Some(Phase::Merge),
             Stage::Resolve(_) => Some(Phase::Resolve),
             Stage::Dce(_) => Some(Phase::Dce),
-            Stage::Layout(_) => Some(Phase::Layout),
+            Stage::Layout(_) | Stage::Bindless(_) | Stage::Uft(_) => Some(Phase::Layout),
             Stage::Relocate(_) => Some(Phase::Relocate),
             Stage::Finalize(_) => Some(Phase::Finalize),
             Stage::Emit => Some(Phase::Emit),
@@ -202,6 +205,14 @@ impl Linker {
             Stage::Layout(mut p) => {
                 ev.extend(p.step(&mut self.state, &self.setup));
                 self.next_phase(p.done(), Stage::Layout(p), Phase::Layout, &mut ev)
+            }
+            Stage::Bindless(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Bindless(p), Phase::Layout, &mut ev)
+            }
+            Stage::Uft(mut p) => {
+                ev.extend(p.step(&mut self.state, &self.setup));
+                self.next_phase(p.done(), Stage::Uft(p), Phase::Layout, &mut ev)
             }
             Stage::Relocate(mut p) => {
                 ev.extend(p.step(&mut self.state, &self.setup));
@@ -421,22 +432,25 @@ impl Linker {
         if !done {
             return same;
         }
+        let (st, setup) = (&self.state, &self.setup);
+        // Layout's sub-phases follow each other inside the phase.
+        match same {
+            Stage::Layout(_) => return Stage::Bindless(super::bindless::Bindless::new(st, setup)),
+            Stage::Bindless(_) => return Stage::Uft(super::uft::Uft::new(st, setup)),
+            _ => {}
+        }
         ev.push(Event::PhaseEnd { phase });
         if self.exit_status() != 0 {
             return Stage::Failed;
         }
-        let (st, setup) = (&self.state, &self.setup);
-        let next = match phase {
-            Phase::Dce => Stage::Layout(super::layout::Layout::new(st, setup)),
-            Phase::Layout => Stage::Relocate(super::reloc::Relocate::new(st, setup)),
-            Phase::Relocate => Stage::Finalize(super::finalize::Finalize::new(st, setup)),
-            _ => Stage::Emit,
-        };
-        let next_phase = match next {
-            Stage::Layout(_) => Phase::Layout,
-            Stage::Relocate(_) => Phase::Relocate,
-            Stage::Finalize(_) => Phase::Finalize,
-            _ => Phase::Emit,
+        let (next, next_phase) = match phase {
+            Phase::Dce => (Stage::Layout(super::layout::Layout::new(st, setup)), Phase::Layout),
+            Phase::Layout => (Stage::Relocate(super::reloc::Relocate::new(st, setup)), Phase::Relocate),
+            Phase::Relocate => (
+                Stage::Finalize(super::finalize::Finalize::new(st, setup)),
+                Phase::Finalize,
+            ),
+            _ => (Stage::Emit, Phase::Emit),
         };
         ev.push(Event::PhaseStart { phase: next_phase });
         next
