@@ -240,8 +240,18 @@ pub fn remove_function(st: &mut LinkState, f: SymIdx) {
             s.removed = true;
         }
     }
+    // Debug information keeps its relocations against the removed symbols:
+    // nvlink still applies them (R_CUDA_UNUSED_CLEAR64 zeroes the removed
+    // function's address range in .debug_frame: kernels_used_sm90).
+    let debug: BTreeSet<usize> = st
+        .sections
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.class == SectionClass::Debug)
+        .map(|(k, _)| k)
+        .collect();
     for r in st.relocs.iter_mut() {
-        if sections.contains(&r.section) || syms.contains(&r.sym) {
+        if sections.contains(&r.section) || (syms.contains(&r.sym) && !debug.contains(&r.section)) {
             r.live = false;
         }
     }
