@@ -96,11 +96,29 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         }
     }
     let first_global = order.len() as u32;
-    for (i, s) in st.all_symbols() {
-        if i.0 < 0 && !s.removed {
-            order.push(Slot::State(i));
+    // nvlink lists the globals input by input, in the order they first
+    // appear; within an input the functions first, each group in the
+    // input's symbol order (arch_sm90_smoke: weak_helper, k_arch, lib_func,
+    // then .nv.reservedSmem.offset0, fn_table, …, .nv.reservedSmem.cap).
+    let mut first_seen: HashMap<SymIdx, (usize, usize)> = HashMap::new();
+    for (input, maps) in st.maps.iter().enumerate() {
+        for (j, &m) in maps.map_symbol_index.iter().enumerate() {
+            if m < 0 {
+                first_seen.entry(SymIdx(m)).or_insert((input, j));
+            }
         }
     }
+    let mut globals: Vec<(SymIdx, (usize, bool, usize, usize))> = st
+        .all_symbols()
+        .enumerate()
+        .filter(|(_, (i, s))| i.0 < 0 && !s.removed)
+        .map(|(n, (i, s))| {
+            let (input, j) = first_seen.get(&i).copied().unwrap_or((usize::MAX, usize::MAX));
+            (i, (input, s.sym_type != STT_FUNC, j, n))
+        })
+        .collect();
+    globals.sort_by_key(|(_, k)| *k);
+    order.extend(globals.into_iter().map(|(i, _)| Slot::State(i)));
     let index = order
         .iter()
         .enumerate()
@@ -298,21 +316,20 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         }
         add(&mut sections, s);
     }
-    // Relocation sections, one per patched section, before the code and data.
-    let mut by_section: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
-    let mut rela_of: BTreeMap<usize, bool> = BTreeMap::new();
+    // Relocation sections, one per patched section and kind (sm_75…sm_89
+    // inputs carry both `.rel.text.<fn>` and `.rela.text.<fn>`, and so does
+    // nvlink's output: arch_sm75_smoke), before the code and data.
+    let mut by_section: BTreeMap<(usize, bool), Vec<Reloc>> = BTreeMap::new();
     for r in st.relocs.iter().filter(|r| r.live) {
-        by_section.entry(r.section).or_default().push(Reloc {
+        by_section.entry((r.section, r.rela)).or_default().push(Reloc {
             offset: r.offset,
             sym: sym_out(r.sym),
             rtype: r.rtype,
             addend: r.addend,
         });
-        *rela_of.entry(r.section).or_default() |= r.rela;
     }
     let mut pending_rel: Vec<(usize, usize)> = Vec::new();
-    for (sec, relocs) in by_section {
-        let rela = rela_of[&sec];
+    for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
         let (prefix, ty, ent) = if rela {
             (".rela", SHT_RELA, 24)
