@@ -436,21 +436,9 @@ impl InputMerge {
                 sec.size = 0;
             }
         }
-        // Relocations from the old input's debug sections that refer to the function.
-        for r in st
-            .relocs
-            .iter_mut()
-            .filter(|r| r.live && r.input == old.input && r.sym == idx)
-        {
-            if st
-                .sections
-                .get(r.section)
-                .is_some_and(|s| s.class == SectionClass::Debug)
-            {
-                r.live = false;
-                relocs += 1;
-            }
-        }
+        // The old input's debug relocations against the function stay: they now
+        // refer to the winner (nvlink 13.5 keeps them, unlike those of an
+        // incoming definition that loses; docs/seed-errata.md).
         for n in st.nvinfo.iter_mut().filter(|n| n.live && n.input == old.input) {
             let about_it = n.function == Some(idx)
                 || (matches!(
@@ -870,12 +858,14 @@ impl InputMerge {
         let (out, base) = self.ensure_section(st, target, ev)?;
         let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
         for r in &s.relocs {
+            // An incoming definition that lost: its debug relocations go (an
+            // existing one that lost keeps them: see `replace_function`).
             if debug && self.is_discarded(st, r.sym) {
                 ev.push(Event::RelocDropped {
                     input: self.input,
                     in_section: j,
                     offset: r.offset,
-                    reason: "debug relocation for a discarded weak definition".into(),
+                    reason: "debug relocation for a weak definition this input lost".into(),
                 });
                 continue;
             }
