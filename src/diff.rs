@@ -108,7 +108,13 @@ fn info_target(c: &Cubin<'_>, s: &Section<'_>) -> String {
     if s.flags & SHF_INFO_LINK != 0 || s.is_reloc() {
         format!("section {}", c.section_name(s.info as usize))
     } else if s.flags & SHF_EXECINSTR != 0 {
-        format!("symbol {}", c.symbol_name(s.info as usize))
+        // Before sm_90 the top byte of a code section's sh_info holds its
+        // register count; the low 24 bits are the owning symbol.
+        let sym = format!("symbol {}", c.symbol_name((s.info & 0x00ff_ffff) as usize));
+        match s.info >> 24 {
+            0 => sym,
+            regs => format!("{sym}, {regs} registers"),
+        }
     } else {
         s.info.to_string()
     }
@@ -173,7 +179,10 @@ fn compare_contents(
     item: &str,
     out: &mut Vec<Difference>,
 ) {
-    if sa.name == TKINFO || matches!(sa.sh_type, SHT_SYMTAB | SHT_STRTAB) || is_nobits(sa.sh_type) {
+    if sa.name == TKINFO
+        || matches!(sa.sh_type, SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB)
+        || is_nobits(sa.sh_type)
+    {
         return;
     }
     if sa.is_reloc() {

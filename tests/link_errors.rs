@@ -70,7 +70,7 @@ fn failing_cases_fail_like_nvlink() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert_eq!(checked, 20);
+    assert!(checked >= 23, "only {checked} failing cases checked");
 }
 
 /// A clean link writes its output and exits 0; `--json` gives one event per

@@ -101,8 +101,8 @@ pub const STT_FILE: u8 = 4;
 pub const STT_COMMON: u8 = 5;
 /// CUDA symbol types for bindless resources (STT_LOPROC range).
 pub const STT_CUDA_TEXTURE: u8 = 10;
-pub const STT_CUDA_SURFACE: u8 = 11;
-pub const STT_CUDA_SAMPLER: u8 = 12;
+pub const STT_CUDA_SURFACE: u8 = 12;
+pub const STT_CUDA_SAMPLER: u8 = 11;
 
 pub const SHN_UNDEF: u16 = 0;
 pub const SHN_ABS: u16 = 0xfff1;

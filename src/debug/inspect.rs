@@ -668,11 +668,31 @@ pub fn section_offset(st: &LinkState, what: &str) -> Result<(usize, u64), String
     Ok((sec, off))
 }
 
-/// Bytes a relocation of this type patches from its offset, as far as the
-/// type's name tells (data relocations name their width; the instruction
-/// relocations patch a field inside the 8-byte instruction word).
-fn field_width(rtype: u32) -> u64 {
-    let n = reloc_type_name(rtype);
+/// The relocation descriptor's actions for a type, as the relocation
+/// engine publishes them (read through serde: `{kind, bit, width}` each).
+fn descriptor(st: &LinkState, r: &OutReloc) -> Option<Value> {
+    let sm = st.inputs.get(r.input).map(|i| i.sm).unwrap_or(0);
+    let d = crate::link::reloc::descriptors::cuda(r.rtype, sm)?;
+    serde_json::to_value(d).ok()
+}
+
+/// Bytes a relocation patches from its offset: the end of its descriptor's
+/// last field, else what the type's name tells (data relocations name
+/// their width; instruction relocations patch a field of the 8-byte word).
+fn field_width(st: &LinkState, r: &OutReloc) -> u64 {
+    let end_bit = descriptor(st, r)
+        .and_then(|d| {
+            d.get("actions")?
+                .as_array()?
+                .iter()
+                .filter_map(|a| Some(a.get("bit")?.as_u64()? + a.get("width")?.as_u64()?))
+                .max()
+        })
+        .unwrap_or(0);
+    if end_bit > 0 {
+        return end_bit.div_ceil(8);
+    }
+    let n = reloc_type_name(r.rtype);
     if n == "R_CUDA_32" || n.ends_with("_32") && !n.contains("ABS") || n.contains("G32") {
         4
     } else {
@@ -717,7 +737,7 @@ pub fn examine(st: &LinkState, what: &str, len: Option<u64>) -> Result<String, S
             let _ = write!(hex, " {:02x}", sec.data[b as usize]);
             let covered = relocs
                 .iter()
-                .any(|(_, r)| b >= r.offset && b < r.offset + field_width(r.rtype) && r.live);
+                .any(|(_, r)| b >= r.offset && b < r.offset + field_width(st, r) && r.live);
             marks.push_str(if covered { " ^^" } else { "   " });
         }
         let _ = writeln!(o, "{row:08x}:{hex}");
@@ -894,7 +914,26 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
         };
         let _ = writeln!(o, "  S = {s_val}");
         let _ = writeln!(o, "  A = {:#x}", r.addend);
-        let width = field_width(r.rtype) as usize;
+        if let Some(d) = descriptor(st, r) {
+            let actions: Vec<String> = d
+                .get("actions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|a| {
+                    let bit = a.get("bit").and_then(Value::as_u64).unwrap_or(0);
+                    let width = a.get("width").and_then(Value::as_u64).unwrap_or(0);
+                    format!("{} -> bits [{bit}, {})", action_kind(a.get("kind")), bit + width)
+                })
+                .collect();
+            let source = d.get("source").and_then(Value::as_str).unwrap_or("?");
+            if actions.is_empty() {
+                let _ = writeln!(o, "  descriptor: no actions (layout {source}): culdb never patches this type");
+            } else {
+                let _ = writeln!(o, "  descriptor (layout {source}): {}", actions.join("; "));
+            }
+        }
+        let width = field_width(st, r) as usize;
         if let Some(sec) = st.sections.get(r.section) {
             let at = r.offset as usize;
             if let Some(bytes) = sec.data.get(at..at + width) {
@@ -909,12 +948,16 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
                 } => *out_section == r.section && *offset == r.offset,
                 Event::Reloc(_) => {
                     let v = class::json(e);
+                    if let Some(idx) = v.get("index").and_then(Value::as_u64) {
+                        idx == i as u64
+                    } else {
                     let sec_ok = match v.get("section") {
                         Some(Value::String(n)) => *n == sec_name,
                         Some(Value::Number(n)) => n.as_u64() == Some(r.section as u64),
                         _ => false,
                     };
                     sec_ok && v.get("offset").and_then(Value::as_u64) == Some(r.offset)
+                    }
                 }
                 _ => false,
             };
@@ -925,10 +968,37 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
             if let Event::Reloc(_) = e {
                 applied = true;
                 for (key, val) in class::json(e).as_object().into_iter().flatten() {
-                    if matches!(key.as_str(), "event" | "kind" | "section" | "offset" | "rtype" | "symbol") {
+                    if matches!(
+                        key.as_str(),
+                        "event" | "kind" | "section" | "offset" | "rtype" | "symbol" | "index"
+                    ) {
                         continue;
                     }
-                    let _ = writeln!(o, "       {key}: {}", show_value(val));
+                    match (key.as_str(), val) {
+                        (_, Value::Null) => {}
+                        ("fields", Value::Array(fields)) => {
+                            for f in fields {
+                                let g = |n: &str| f.get(n).and_then(Value::as_u64).unwrap_or(0);
+                                let _ = writeln!(
+                                    o,
+                                    "       field bits [{}, {}): before {:#x}, after {:#x}",
+                                    g("bit"),
+                                    g("bit") + g("width"),
+                                    g("before"),
+                                    g("after")
+                                );
+                            }
+                        }
+                        ("s", v) => {
+                            let _ = writeln!(o, "       S = {}", show_value(v));
+                        }
+                        ("a", v) => {
+                            let _ = writeln!(o, "       A = {}", show_value(v));
+                        }
+                        _ => {
+                            let _ = writeln!(o, "       {key}: {}", show_value(val));
+                        }
+                    }
                 }
             }
         }
@@ -945,6 +1015,24 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
         }
     }
     Ok(o)
+}
+
+/// A descriptor action's kind (`{"Value": 32}`, `"Clear"`, …) for a person.
+fn action_kind(k: Option<&Value>) -> String {
+    match k {
+        Some(Value::String(s)) if s == "Clear" => "zero".into(),
+        Some(Value::String(s)) if s == "SecTypeLo" => "section type code (low bits)".into(),
+        Some(Value::String(s)) if s == "SecTypeHi" => "section type code >> 4".into(),
+        Some(Value::String(s)) if s == "PcRel" => "S + A - P".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Object(m)) => match m.get("Value").and_then(Value::as_u64) {
+            Some(0) => "S + A".into(),
+            Some(sh) => format!("(S + A) >> {sh}"),
+            None => Value::Object(m.clone()).to_string(),
+        },
+        Some(v) => v.to_string(),
+        None => "?".into(),
+    }
 }
 
 fn show_value(v: &Value) -> String {

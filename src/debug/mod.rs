@@ -530,6 +530,14 @@ pub fn fingerprint(state: &LinkState) -> String {
     s
 }
 
+/// A 64-bit digest of [`fingerprint`].
+pub fn digest(state: &LinkState) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    fingerprint(state).hash(&mut h);
+    h.finish()
+}
+
 fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -2,29 +2,768 @@
 //! texture, sampler and surface references, the `$NVLINKBINDLESSOFF_`
 //! symbols, the per-entry constant-bank slots, the bitmask propagated
 //! through the call graph, pruning, and the resource limits.
+//!
+//! What nvlink 13.5 does, as read from its outputs (corpus `texref_helper_*`,
+//! and the bindless_* and err_bindless_* cases):
+//!
+//! - every texture, sampler and surface symbol of the output gets a 4-byte
+//!   slot, referenced or not; the slots form one table, the same in every
+//!   kernel that gets one, so that a helper function's constant-bank offset
+//!   is right whichever kernel calls it;
+//! - the table starts at the largest `.nv.constant0.<kernel>` size (pruned
+//!   kernels included), aligned to the largest alignment of those sections;
+//! - slot order: nvlink builds one list per kind by prepending (so each is in
+//!   reverse symbol order), chains textures, samplers, surfaces, and sorts the
+//!   chain with its linked-list merge sort; all slots being the same size,
+//!   the sort's only effect is the fixed shuffle of [`list_sort`];
+//! - every relocation against a texture, sampler or surface symbol is
+//!   pointed at that symbol's `$NVLINKBINDLESSOFF_<name>`, whose value is its
+//!   slot offset: the relocate phase then applies it (S = the slot offset,
+//!   A = the record's addend) and drops it. The symbols never reach the
+//!   output, nor do their names;
+//! - a kernel gets the table when it, or a function it calls (through the
+//!   call graph, transitively), has such a relocation; its constant bank
+//!   grows by the table and gets one `R_CUDA_{TEX,SAMP,SURF}_HEADER_INDEX`
+//!   record per slot against the resource symbol (REL before sm_100, RELA on
+//!   Mercury), listed from the last slot to the first; other kernels keep
+//!   their bank as it was ("no bindless ref in section");
+//! - a kernel that gets the table gets every slot, so the limits (256
+//!   textures, 32 samplers, 32 surfaces) apply to the whole table:
+//!   `More than 256 textures used in entry function 'k'` (fatal);
+//! - a relocatable link (`-r`) does none of this.
 
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::cubin::consts::{STB_LOCAL, STT_FUNC};
+
+use super::diag::Diagnostic;
 use super::event::Event;
+use super::layout::LayoutEvent;
 use super::pipeline::LinkSetup;
-use super::state::LinkState;
+use super::state::{LinkState, OutNvInfo, OutReloc, OutSymbol, Place, SectionClass, SymIdx};
+use crate::cubin::nvinfo::{Entry, Value};
+
+use crate::cubin::consts::{
+    STT_CUDA_SAMPLER as STT_SAMPLER, STT_CUDA_SURFACE as STT_SURFACE, STT_CUDA_TEXTURE as STT_TEXTURE,
+};
+/// The type nvlink gives its `$NVLINKBINDLESSOFF_` symbols (STT_CUDA_OBJECT).
+const STT_OFFSET_SYMBOL: u8 = 13;
+/// Prefix of the symbol holding a resource's slot offset.
+pub const OFFSET_PREFIX: &str = "$NVLINKBINDLESSOFF_";
+/// Bytes per slot (texture, sampler and unified surface descriptors alike).
+const SLOT_SIZE: u64 = 4;
+const CONST0_PREFIX: &str = ".nv.constant0.";
+/// The size of constant bank 0.
+const MAX_BANK: u64 = 0x1_0000;
+/// EIATTR_BINDLESS_TEXTURE_BANK and EIATTR_BINDLESS_SURFACE_BANK.
+const ATTR_TEXTURE_BANK: u8 = 0x15;
+const ATTR_SURFACE_BANK: u8 = 0x16;
+
+/// The kind of a bindless resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Texture,
+    Sampler,
+    Surface,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Texture, Kind::Sampler, Kind::Surface];
+
+    pub fn of(sym_type: u8) -> Option<Kind> {
+        match sym_type {
+            STT_TEXTURE => Some(Kind::Texture),
+            STT_SAMPLER => Some(Kind::Sampler),
+            STT_SURFACE => Some(Kind::Surface),
+            _ => None,
+        }
+    }
+
+    /// The kind's bit in a function's bitmask.
+    pub fn bit(self) -> u8 {
+        match self {
+            Kind::Texture => 1,
+            Kind::Sampler => 2,
+            Kind::Surface => 4,
+        }
+    }
+
+    /// The relocation each slot of a kernel's table gets, for the driver.
+    pub fn header_reloc(self) -> u32 {
+        match self {
+            Kind::Texture => 6,  // R_CUDA_TEX_HEADER_INDEX
+            Kind::Sampler => 7,  // R_CUDA_SAMP_HEADER_INDEX
+            Kind::Surface => 52, // R_CUDA_SURF_HEADER_INDEX
+        }
+    }
+
+    /// How many an entry function may use (nvlink 13.5, sm_75 … sm_120).
+    pub fn limit(self) -> usize {
+        match self {
+            Kind::Texture => 256,
+            Kind::Sampler | Kind::Surface => 32,
+        }
+    }
+
+    pub fn plural(self) -> &'static str {
+        match self {
+            Kind::Texture => "textures",
+            Kind::Sampler => "samplers",
+            Kind::Surface => "surfaces",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Texture => "texture",
+            Kind::Sampler => "sampler",
+            Kind::Surface => "surface",
+        }
+    }
+}
+
+/// Whether a relocation type is one of the header-index records the tables
+/// carry (never rewritten).
+fn is_header_reloc(rtype: u32) -> bool {
+    matches!(rtype, 6 | 7 | 52)
+}
+
+/// The kinds set in a bitmask, for a person.
+fn bits_text(bits: u8) -> String {
+    let v: Vec<&str> = Kind::ALL
+        .iter()
+        .filter(|k| bits & k.bit() != 0)
+        .map(|k| k.name())
+        .collect();
+    if v.is_empty() { "none".into() } else { v.join("+") }
+}
+
+/// A bindless decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BindlessEvent {
+    /// The sub-phase does nothing (relocatable link, no resources).
+    Skipped { reason: String },
+    /// Where the table starts in every kernel's constant bank, and its size.
+    TableBase {
+        base: u64,
+        align: u64,
+        largest: String,
+        slots: usize,
+    },
+    /// A resource got its slot.
+    Slot {
+        symbol: String,
+        resource: Kind,
+        offset: u64,
+        index: usize,
+    },
+    /// A relocation now names the resource's `$NVLINKBINDLESSOFF_` symbol.
+    Rewritten {
+        index: usize,
+        section: String,
+        offset: u64,
+        from: String,
+        to: String,
+        function: Option<String>,
+        bits: u8,
+    },
+    /// A caller inherits a callee's bitmask.
+    Propagated { from: String, to: String, bits: u8 },
+    /// A kernel's constant bank got the table.
+    TableAdded {
+        section: String,
+        kernel: String,
+        from: u64,
+        to: u64,
+        bits: u8,
+    },
+    /// A kernel reaches no bindless reference: its bank stays as it is.
+    Pruned { section: String, kernel: String },
+    /// A kernel's .nv.info got a bank attribute (Mercury).
+    BankAttribute { kernel: String, attribute: String },
+}
+
+impl fmt::Display for BindlessEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = super::event::shown;
+        match self {
+            BindlessEvent::Skipped { reason } => write!(f, "bindless: nothing to do ({reason})"),
+            BindlessEvent::TableBase {
+                base,
+                align,
+                largest,
+                slots,
+            } => write!(
+                f,
+                "bindless table of {slots} slot(s) starts at {base:#x} in every kernel's constant bank \
+                 (end of the largest bank, {largest}, aligned to {align})"
+            ),
+            BindlessEvent::Slot {
+                symbol,
+                resource,
+                offset,
+                index,
+            } => write!(
+                f,
+                "{} {} gets slot {index} at c[0x0][{offset:#x}] ({OFFSET_PREFIX}{symbol})",
+                resource.name(),
+                shown(symbol)
+            ),
+            BindlessEvent::Rewritten {
+                index,
+                section,
+                offset,
+                from,
+                to,
+                function,
+                bits,
+            } => {
+                write!(
+                    f,
+                    "change reloc symbol of #{index} at {section}+{offset:#x} from {from} to {to}"
+                )?;
+                if let Some(func) = function {
+                    write!(f, "; {} uses {}", shown(func), bits_text(*bits))?;
+                }
+                Ok(())
+            }
+            BindlessEvent::Propagated { from, to, bits } => write!(
+                f,
+                "{} calls {}: it needs the bindless table too ({})",
+                shown(to),
+                shown(from),
+                bits_text(*bits)
+            ),
+            BindlessEvent::TableAdded {
+                section,
+                kernel,
+                from,
+                to,
+                bits,
+            } => write!(
+                f,
+                "{section}: size {from:#x} -> {to:#x} for the bindless table: kernel {} uses {} (itself or through its calls)",
+                shown(kernel),
+                bits_text(*bits)
+            ),
+            BindlessEvent::BankAttribute { kernel, attribute } => write!(
+                f,
+                "{attribute} (bank 0) appended to .nv.info.{kernel}: ptxas leaves it to the linker on sm_100+"
+            ),
+            BindlessEvent::Pruned { section, kernel } => write!(
+                f,
+                "no bindless ref in section {section}: kernel {} keeps its bank",
+                shown(kernel)
+            ),
+        }
+    }
+}
+
+impl BindlessEvent {
+    fn event(self) -> Event {
+        Event::Layout(LayoutEvent::Bindless(self))
+    }
+}
+
+/// One slot of the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Slot {
+    /// The resource symbol.
+    pub symbol: SymIdx,
+    pub kind: Kind,
+    /// Its `$NVLINKBINDLESSOFF_` symbol (created in `layout`).
+    pub offset_symbol: SymIdx,
+    /// Offset in the constant bank.
+    pub offset: u64,
+}
+
+/// The table as the sub-phase laid it out (kept in `LinkState::bindless`
+/// for the later phases and the debugger).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Table {
+    /// Where the table starts in every kernel's constant bank 0.
+    pub base: u64,
+    /// The slots, in offset order.
+    pub slots: Vec<Slot>,
+    /// Per function: the kinds it uses, itself or through its callees
+    /// (bits: 1 texture, 2 sampler, 4 surface).
+    pub bits: Vec<(SymIdx, u8)>,
+    /// The kernels whose bank got the table, with that bank.
+    pub kernels: Vec<(SymIdx, usize)>,
+}
+
+impl Table {
+    /// The slot of resource symbol `sym`.
+    pub fn slot_of(&self, sym: SymIdx) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.symbol == sym)
+    }
+}
+
+/// Where the sub-phase stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stage {
+    /// Gate, descriptor list, slot order, table base.
+    Start,
+    /// The i-th relocation of `LinkState::relocs`.
+    Rewrite(usize),
+    /// The i-th function with a bitmask (in `order`) passes it to its callers.
+    Propagate(usize),
+    /// The i-th per-entry constant bank (in `banks`).
+    Tables(usize),
+    Done,
+}
 
 /// The sub-phase's cursor.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Bindless {
-    done: bool,
+    stage: Stage,
+    /// The table, in slot order.
+    pub slots: Vec<Slot>,
+    /// Where the table starts.
+    pub base: u64,
+    /// Resource symbol → index in `slots`.
+    by_symbol: HashMap<SymIdx, usize>,
+    /// Per function: the kinds it uses, itself or through its callees.
+    pub bits: BTreeMap<SymIdx, u8>,
+    /// Functions in the order they got their bits (for propagation).
+    order: Vec<SymIdx>,
+    /// Per-entry constant banks: (section, kernel).
+    banks: Vec<(usize, SymIdx)>,
+    /// Header-index records are RELA on Mercury (sm_100+).
+    rela: bool,
 }
 
 impl Bindless {
-    pub fn new(_st: &LinkState, _setup: &LinkSetup) -> Self {
-        Bindless::default()
+    pub fn new(_st: &LinkState, setup: &LinkSetup) -> Self {
+        let rela = crate::arch::profiles::lookup(&setup.arch).is_some_and(|p| p.is_mercury());
+        Bindless {
+            stage: Stage::Start,
+            slots: Vec::new(),
+            base: 0,
+            by_symbol: HashMap::new(),
+            bits: BTreeMap::new(),
+            order: Vec::new(),
+            banks: Vec::new(),
+            rela,
+        }
     }
 
     pub fn done(&self) -> bool {
-        self.done
+        self.stage == Stage::Done
     }
 
     /// One unit of work.
-    pub fn step(&mut self, _st: &mut LinkState, _setup: &LinkSetup) -> Vec<Event> {
-        self.done = true;
-        Vec::new()
+    pub fn step(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        match self.stage.clone() {
+            Stage::Start => self.start(st, setup),
+            Stage::Rewrite(i) => self.rewrite(st, i),
+            Stage::Propagate(i) => self.propagate(st, i),
+            Stage::Tables(i) => self.table(st, i),
+            Stage::Done => Vec::new(),
+        }
+    }
+
+    /// Publishes the table built so far in the state.
+    fn save(&self, st: &mut LinkState) {
+        let kernels = st.bindless.take().map(|t| t.kernels).unwrap_or_default();
+        st.bindless = Some(Table {
+            base: self.base,
+            slots: self.slots.clone(),
+            bits: self.bits.iter().map(|(&f, &b)| (f, b)).collect(),
+            kernels,
+        });
+    }
+
+    fn skip(&mut self, reason: &str) -> Vec<Event> {
+        self.stage = Stage::Done;
+        vec![
+            BindlessEvent::Skipped {
+                reason: reason.to_string(),
+            }
+            .event(),
+        ]
+    }
+
+    fn start(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
+        if setup.relocatable {
+            return self.skip("a relocatable link leaves bindless references to the final link");
+        }
+        let resources: Vec<(SymIdx, Kind)> = st
+            .all_symbols()
+            .filter(|(_, s)| !s.removed)
+            .filter_map(|(i, s)| Kind::of(s.sym_type).map(|k| (i, k)))
+            .collect();
+        if resources.is_empty() {
+            return self.skip("no texture, sampler or surface symbol");
+        }
+        // The per-entry banks and the table's base: the largest bank, pruned
+        // ones included (probe: a kernel without references but with more
+        // parameters moves the table).
+        let mut largest = (0u64, String::new());
+        let mut align = 1u64;
+        for (k, s) in st.sections.iter().enumerate().skip(1) {
+            if s.removed || s.class != SectionClass::Constant(0) {
+                continue;
+            }
+            let Some(fname) = s.name.strip_prefix(CONST0_PREFIX) else {
+                continue;
+            };
+            let Some(kernel) = st.lookup(fname) else {
+                continue;
+            };
+            if s.size > largest.0 || largest.1.is_empty() {
+                largest = (s.size, s.name.clone());
+            }
+            align = align.max(s.align.max(1));
+            self.banks.push((k, kernel));
+        }
+        self.base = largest.0.div_ceil(align).saturating_mul(align);
+        let mut ev = vec![
+            BindlessEvent::TableBase {
+                base: self.base,
+                align,
+                largest: if largest.1.is_empty() { "none".into() } else { largest.1 },
+                slots: resources.len(),
+            }
+            .event(),
+        ];
+        // One list per kind, each built by prepending, chained in kind order.
+        let mut chain = Vec::with_capacity(resources.len());
+        for kind in Kind::ALL {
+            chain.extend(resources.iter().rev().filter(|(_, k)| *k == kind).copied());
+        }
+        let home = self
+            .banks
+            .first()
+            .map(|&(k, _)| Place::Section(k))
+            .unwrap_or(Place::Absolute);
+        for (n, (sym, kind)) in list_sort(chain).into_iter().enumerate() {
+            let offset = self.base.saturating_add(SLOT_SIZE.saturating_mul(n as u64));
+            let name = st.symbol_name(sym);
+            let input = st.symbol(sym).map(|s| s.input).unwrap_or(0);
+            let offset_symbol = st.add_local(OutSymbol {
+                name: format!("{OFFSET_PREFIX}{name}"),
+                binding: STB_LOCAL,
+                sym_type: STT_OFFSET_SYMBOL,
+                other: 0,
+                place: home,
+                value: offset,
+                size: SLOT_SIZE,
+                input,
+                regcount: None,
+                // nvlink's output never holds it, nor its name.
+                removed: true,
+            });
+            self.by_symbol.insert(sym, self.slots.len());
+            self.slots.push(Slot {
+                symbol: sym,
+                kind,
+                offset_symbol,
+                offset,
+            });
+            ev.push(
+                BindlessEvent::Slot {
+                    symbol: name,
+                    resource: kind,
+                    offset,
+                    index: n,
+                }
+                .event(),
+            );
+        }
+        self.stage = Stage::Rewrite(0);
+        self.save(st);
+        ev
+    }
+
+    fn rewrite(&mut self, st: &mut LinkState, i: usize) -> Vec<Event> {
+        let Some(r) = st.relocs.get(i).copied() else {
+            self.stage = Stage::Propagate(0);
+            return Vec::new();
+        };
+        self.stage = Stage::Rewrite(i + 1);
+        if !r.live || is_header_reloc(r.rtype) {
+            return Vec::new();
+        }
+        let Some(&slot) = self.by_symbol.get(&r.sym) else {
+            return Vec::new();
+        };
+        let Some(sec) = st.sections.get(r.section) else {
+            return Vec::new();
+        };
+        if sec.removed {
+            return Vec::new();
+        }
+        let section = sec.name.clone();
+        let function = sec
+            .owner
+            .filter(|&f| st.symbol(f).is_some_and(|s| s.sym_type == STT_FUNC));
+        let s = &self.slots[slot];
+        let (from, to) = (st.symbol_name(r.sym), st.symbol_name(s.offset_symbol));
+        st.relocs[i].sym = s.offset_symbol;
+        let bit = s.kind.bit();
+        let mut bits = 0;
+        if let Some(f) = function {
+            let e = self.bits.entry(f).or_insert(0);
+            if *e == 0 {
+                self.order.push(f);
+            }
+            *e |= bit;
+            bits = *e;
+        }
+        vec![
+            BindlessEvent::Rewritten {
+                index: i,
+                section,
+                offset: r.offset,
+                from,
+                to,
+                function: function.map(|f| st.symbol_name(f)),
+                bits,
+            }
+            .event(),
+        ]
+    }
+
+    /// Passes function `order[i]`'s bits to all its callers, transitively.
+    fn propagate(&mut self, st: &mut LinkState, i: usize) -> Vec<Event> {
+        let Some(&f) = self.order.get(i) else {
+            self.stage = Stage::Tables(0);
+            self.save(st);
+            return Vec::new();
+        };
+        self.stage = Stage::Propagate(i + 1);
+        let bits = self.bits.get(&f).copied().unwrap_or(0);
+        let mut ev = Vec::new();
+        let mut seen = vec![f];
+        let mut work = vec![f];
+        while let Some(callee) = work.pop() {
+            for caller in callers(st, callee) {
+                if seen.contains(&caller) {
+                    continue;
+                }
+                seen.push(caller);
+                work.push(caller);
+                let e = self.bits.entry(caller).or_insert(0);
+                if *e & bits != bits {
+                    *e |= bits;
+                    ev.push(
+                        BindlessEvent::Propagated {
+                            from: st.symbol_name(callee),
+                            to: st.symbol_name(caller),
+                            bits: *e,
+                        }
+                        .event(),
+                    );
+                }
+            }
+        }
+        ev
+    }
+
+    fn table(&mut self, st: &mut LinkState, i: usize) -> Vec<Event> {
+        let Some(&(k, kernel)) = self.banks.get(i) else {
+            self.stage = Stage::Done;
+            return Vec::new();
+        };
+        self.stage = Stage::Tables(i + 1);
+        let kname = st.symbol_name(kernel);
+        let bits = self.bits.get(&kernel).copied().unwrap_or(0);
+        let Some(sec) = st.sections.get_mut(k) else {
+            return Vec::new();
+        };
+        if bits == 0 {
+            return vec![
+                BindlessEvent::Pruned {
+                    section: sec.name.clone(),
+                    kernel: kname,
+                }
+                .event(),
+            ];
+        }
+        for kind in Kind::ALL {
+            let n = self.slots.iter().filter(|s| s.kind == kind).count();
+            if n > kind.limit() {
+                self.stage = Stage::Done;
+                return vec![Event::Diagnostic(Diagnostic::fatal(format!(
+                    "More than {} {} used in entry function '{kname}'",
+                    kind.limit(),
+                    kind.plural()
+                )))];
+            }
+        }
+        let from = sec.size;
+        let end = self
+            .base
+            .saturating_add(SLOT_SIZE.saturating_mul(self.slots.len() as u64));
+        // A constant bank holds 64 KiB; a bigger one comes from a bad input.
+        let len = match usize::try_from(end) {
+            Ok(len) if end <= MAX_BANK => len,
+            _ => {
+                self.stage = Stage::Done;
+                return vec![Event::Diagnostic(Diagnostic::fatal(format!(
+                    "Bindless table of entry function '{kname}' ends at {end:#x}, past the constant bank's {MAX_BANK:#x} bytes"
+                )))];
+            }
+        };
+        if !sec.nobits {
+            sec.data.resize(len.max(sec.data.len()), 0);
+        }
+        sec.size = sec.size.max(end);
+        let section = sec.name.clone();
+        let input = st.symbol(kernel).map(|s| s.input).unwrap_or(0);
+        if let Some(t) = st.bindless.as_mut() {
+            t.kernels.push((kernel, k));
+        }
+        for s in self.slots.iter().rev() {
+            st.relocs.push(OutReloc {
+                section: k,
+                offset: s.offset,
+                rtype: s.kind.header_reloc(),
+                sym: s.symbol,
+                addend: 0,
+                rela: self.rela,
+                input,
+                live: true,
+            });
+        }
+        let mut ev = Vec::new();
+        if self.rela {
+            ev.extend(self.bank_attributes(st, kernel, input));
+        }
+        ev.push(
+            BindlessEvent::TableAdded {
+                section,
+                kernel: kname,
+                from,
+                to: end.max(from),
+                bits,
+            }
+            .event(),
+        );
+        ev
+    }
+
+    /// On Mercury, ptxas leaves the bank attributes out and nvlink appends
+    /// EIATTR_BINDLESS_TEXTURE_BANK and EIATTR_BINDLESS_SURFACE_BANK (bank 0)
+    /// to every kernel that got the table, for the kinds the table holds
+    /// (corpus texref_helper_sm100: k_tex2 samples one texture and gets both).
+    fn bank_attributes(&self, st: &mut LinkState, kernel: SymIdx, input: usize) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let has = |kinds: &[Kind]| self.slots.iter().any(|s| kinds.contains(&s.kind));
+        let wanted = [
+            (ATTR_TEXTURE_BANK, has(&[Kind::Texture, Kind::Sampler])),
+            (ATTR_SURFACE_BANK, has(&[Kind::Surface])),
+        ];
+        for (attr, needed) in wanted {
+            let present = st
+                .nvinfo
+                .iter()
+                .any(|n| n.live && n.function == Some(kernel) && n.entry.attr == attr);
+            if !needed || present {
+                continue;
+            }
+            st.nvinfo.push(OutNvInfo {
+                function: Some(kernel),
+                entry: Entry {
+                    attr,
+                    value: Value::Byte { value: 0, pad: 0 },
+                },
+                input,
+                live: true,
+            });
+            ev.push(
+                BindlessEvent::BankAttribute {
+                    kernel: st.symbol_name(kernel),
+                    attribute: if attr == ATTR_TEXTURE_BANK {
+                        "EIATTR_BINDLESS_TEXTURE_BANK"
+                    } else {
+                        "EIATTR_BINDLESS_SURFACE_BANK"
+                    }
+                    .into(),
+                }
+                .event(),
+            );
+        }
+        ev
+    }
+}
+
+/// The callers of `f` in the call graph.
+fn callers(st: &LinkState, f: SymIdx) -> Vec<SymIdx> {
+    use crate::cubin::callgraph::Record;
+    st.callgraph
+        .iter()
+        .filter(|e| e.live)
+        .filter_map(|e| match e.record {
+            Record::Call { caller, callee } if callee as i32 == f.0 => Some(SymIdx(caller as i32)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// nvlink's linked-list merge sort over slots of equal size: the list is
+/// split by dealing its nodes alternately onto two lists (each dealt node
+/// pushed on the front), both halves are sorted, and the merge, finding
+/// equal keys, takes the first half whole before the second. Probed with
+/// 1…16 textures of one kernel (corpus bindless_slot_order_sm90 is n = 8).
+pub fn list_sort<T: Copy>(list: Vec<T>) -> Vec<T> {
+    if list.len() <= 1 {
+        return list;
+    }
+    let mut a = Vec::with_capacity(list.len() / 2 + 1);
+    let mut b = Vec::with_capacity(list.len() / 2);
+    for (i, x) in list.into_iter().enumerate() {
+        if i % 2 == 0 {
+            a.push(x);
+        } else {
+            b.push(x);
+        }
+    }
+    a.reverse();
+    b.reverse();
+    let mut out = list_sort(a);
+    out.extend(list_sort(b));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_sort;
+
+    #[test]
+    fn sort_shuffle_matches_nvlink() {
+        // Slot order (ascending offsets) nvlink 13.5 gave to x1..xn, all
+        // textures of one input, listed by prepending (xn first).
+        let seen: &[&[u32]] = &[
+            &[1],
+            &[2, 1],
+            &[1, 3, 2],
+            &[2, 4, 1, 3],
+            &[5, 1, 3, 2, 4],
+            &[6, 2, 4, 5, 1, 3],
+            &[5, 1, 7, 3, 6, 2, 4],
+            &[6, 2, 8, 4, 5, 1, 7, 3],
+            &[1, 9, 5, 7, 3, 6, 2, 8, 4],
+            &[2, 10, 6, 8, 4, 1, 9, 5, 7, 3],
+            &[1, 9, 5, 3, 11, 7, 2, 10, 6, 8, 4],
+            &[2, 10, 6, 4, 12, 8, 1, 9, 5, 3, 11, 7],
+            &[5, 13, 1, 9, 3, 11, 7, 2, 10, 6, 4, 12, 8],
+        ];
+        for want in seen {
+            let n = want.len() as u32;
+            let list: Vec<u32> = (1..=n).rev().collect();
+            assert_eq!(list_sort(list), want.to_vec(), "n = {n}");
+        }
+        let list: Vec<u32> = (1..=16).rev().collect();
+        assert_eq!(
+            list_sort(list),
+            vec![6, 14, 2, 10, 8, 16, 4, 12, 5, 13, 1, 9, 7, 15, 3, 11]
+        );
     }
 }

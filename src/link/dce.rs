@@ -117,6 +117,13 @@ impl Dce {
             return ev;
         };
         self.next += 1;
+        if reason == HOST_UNUSED {
+            // nvlink drops these kernels after it has made their shared
+            // memory section: the name stays in the string tables
+            // (host_obj_rdc_sm90), unlike a -kernels-used drop (kernels_used_sm90).
+            let name = format!(".nv.shared.{}", st.symbol_name(f));
+            st.dropped_section_names.push(name);
+        }
         remove_function(st, f);
         vec![Event::Dce(DceEvent::Removed {
             name: st.symbol_name(f),
@@ -134,6 +141,9 @@ fn undefined_referenced(st: &LinkState) -> BTreeSet<SymIdx> {
         .filter(|&i| st.symbol(i).is_some_and(|s| s.place == Place::Undefined && !s.removed))
         .collect()
 }
+
+/// Why a kernel no host object launches is removed.
+const HOST_UNUSED: &str = "kernel the host objects do not launch (.nvHRKE/.nvHRKI)";
 
 /// The functions to remove, each with its reason, in symbol order.
 fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
@@ -165,7 +175,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
         } else if let Some(names) = &host_lists
             && !names.iter().any(|p| host_match(p, &s.name))
         {
-            dropped_kernels.push((i, "kernel the host objects do not launch (.nvHRKE/.nvHRKI)".into()));
+            dropped_kernels.push((i, HOST_UNUSED.into()));
         } else {
             roots.push(i);
         }

@@ -336,14 +336,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         } else {
             (".rel", SHT_REL, 16)
         };
-        let mut s = section(
-            &format!("{prefix}{}", target.name),
-            ty,
-            SHF_INFO_LINK,
-            8,
-            ent,
-            Vec::new(),
-        );
+        // The REL tables bindless layout creates for the constant banks of
+        // sm_75–sm_90 kernels carry no flags (texref_helper_sm75); every
+        // other relocation section has SHF_INFO_LINK.
+        let made_by_bindless = st
+            .bindless
+            .as_ref()
+            .is_some_and(|t| t.kernels.iter().any(|&(_, bank)| bank == sec));
+        let flags = if made_by_bindless && !rela { 0 } else { SHF_INFO_LINK };
+        let mut s = section(&format!("{prefix}{}", target.name), ty, flags, 8, ent, Vec::new());
         s.link = symtab as u32;
         s.relocs = relocs;
         let i = add(&mut sections, s);

@@ -138,6 +138,9 @@ pub enum Event {
     Reloc(super::reloc::RelocEvent),
     /// A finalize decision: a propagated property, a rebuilt table (`link::finalize`).
     Finalize(super::finalize::FinalizeEvent),
+    /// A Mercury (sm_100+) companion section, relocation or record merged
+    /// or dropped (`link::mercury`).
+    Mercury(super::mercury::MercEvent),
     /// The output file was written (or would be: `path` is None when not asked for).
     OutputWritten {
         path: Option<String>,
@@ -279,6 +282,7 @@ impl fmt::Display for Event {
             Event::Layout(e) => write!(f, "{e}"),
             Event::Reloc(e) => write!(f, "{e}"),
             Event::Finalize(e) => write!(f, "{e}"),
+            Event::Mercury(e) => write!(f, "{e}"),
             Event::OutputWritten { path: Some(p), bytes } => write!(f, "wrote {p} ({bytes} bytes)"),
             Event::OutputWritten { path: None, bytes } => write!(f, "output built ({bytes} bytes)"),
             Event::PhaseEnd { phase } => write!(f, "phase {} ends", phase.name()),

@@ -58,6 +58,8 @@ pub enum LayoutEvent {
     },
     /// A section or symbol is left out of the output.
     Dropped { name: String, reason: String },
+    /// A decision of the bindless sub-phase (`link::bindless`).
+    Bindless(super::bindless::BindlessEvent),
 }
 
 impl fmt::Display for LayoutEvent {
@@ -83,6 +85,7 @@ impl fmt::Display for LayoutEvent {
             LayoutEvent::Dropped { name, reason } => {
                 write!(f, "left out {}: {reason}", super::event::shown(name))
             }
+            LayoutEvent::Bindless(e) => e.fmt(f),
         }
     }
 }

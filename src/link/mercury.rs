@@ -2,12 +2,1214 @@
 //! beside the classic ones (their own symbol table `.nv.merc.symtab`,
 //! relocations, nv.info, call graph, prototype, `.nv.capmerc.text.*`), which
 //! nvlink carries into its output.
+//!
+//! What nvlink 13.5 does with them (corpus: arch_sm100_smoke and the other
+//! sm_100/sm_120 cases):
+//! - an input's `.nv.merc.symtab` runs parallel to its `.symtab`: symbol i
+//!   of one is symbol i of the other (same name; section symbols name the
+//!   Mercury copy of the section, `.nv.capmerc.text.f` for `.text.f`,
+//!   `.nv.merc.nv.constant.user` for `.nv.constant3`), the Mercury table
+//!   only lacks the trailing `.nv.constant0.<kernel>` section symbols. The
+//!   output's table is built the same way from the output's `.symtab`:
+//!   classic order, Mercury attributes (the input's value and size, memory
+//!   space bits and CUDA object types kept as in a relocatable link);
+//! - data sections (`.nv.capmerc.text.*`, `.nv.merc.debug_frame`,
+//!   `.nv.merc.nv.constant.*`, `.nv.merc.nv.global.init`) are merged by
+//!   name like classic ones; a weak definition that loses takes its
+//!   `.nv.capmerc.text.*` with it; `.nv.merc.debug_frame` is not compacted;
+//! - `.nv.merc.nv.info`, `.nv.merc.nv.callgraph` and `.nv.merc.nv.prototype`
+//!   of the output equal the classic `.nv.info`, `.nv.callgraph` and
+//!   `.nv.prototype`; `.nv.merc.nv.info.<fn>` keeps the function's Mercury
+//!   records, in reverse order, with EXTERNS as in the classic table;
+//! - `.nv.merc.rela.*` records are translated through the symbol tables;
+//!   the ones against data nvlink lays out itself (constant banks, shared
+//!   memory, debug sections), the unified-table placeholders and the
+//!   `R_CUDA_UNUSED_CLEAR64` counterpart (0x1000e) are resolved and left
+//!   out; the rest stay for the driver.
 
-use crate::cubin::model::Cubin;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
 
-use super::state::LinkState;
+use serde::Serialize;
+
+use crate::cubin::callgraph::CallGraph;
+use crate::cubin::consts::*;
+use crate::cubin::model::{Cubin, Reloc, Section, Symbol};
+use crate::cubin::nvinfo::{self, Block, Entry, NvInfo, Value, code};
+use crate::cubin::prototype::Prototypes;
+
+use super::event::Event;
+use super::state::{Contribution, LinkState, OutNvInfo, Place, SectionClass, SymIdx};
+
+/// sh_flags bit of every Mercury section.
+pub const SHF_MERCURY: u64 = 0x1000_0000;
+/// Section type of `.nv.capmerc.text.<fn>` (its sh_info is a Mercury symbol).
+pub const SHT_CUDA_CAPMERC_TEXT: u32 = 0x7000_0016;
+/// Mercury counterpart of R_CUDA_UNUSED_CLEAR64 (docs/catalog.md pairing).
+pub const R_MERCURY_UNUSED_CLEAR64: u32 = 0x1_000e;
+
+const CAPMERC_TEXT: &str = ".nv.capmerc.text.";
+
+/// Mercury counterpart of R_CUDA_64 (docs/catalog.md pairing).
+pub const R_MERCURY_64: u32 = 0x1_0002;
+
+/// The type nvlink writes for a kept Mercury relocation: the "unified"
+/// function-address type 0x10032 becomes 0x10002, as R_CUDA_UNIFIED
+/// becomes R_CUDA_64 (arch_sm100_smoke: `.nv.merc.rela.nv.global.init`).
+pub fn kept_type(rtype: u32) -> u32 {
+    match rtype {
+        0x1_0032 => R_MERCURY_64,
+        t => t,
+    }
+}
+
+/// Whether a section is a Mercury companion section.
+pub fn is_mercury(s: &Section<'_>) -> bool {
+    s.flags & SHF_MERCURY != 0
+}
+
+/// One output Mercury section with contents, merged by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MercSection {
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+    #[serde(skip)]
+    pub data: Vec<u8>,
+    pub size: u64,
+    pub nobits: bool,
+    pub contributions: Vec<Contribution>,
+    /// sh_link names `.nv.merc.symtab`.
+    pub links_symtab: bool,
+    /// sh_info names this section (by its input name).
+    pub info_section: Option<String>,
+    /// sh_info is this symbol's Mercury index (`.nv.capmerc.text.<fn>`).
+    pub info_symbol: Option<SymIdx>,
+    /// Name and flags of the relocation section that patches it.
+    pub rela: Option<(String, u64)>,
+}
+
+impl MercSection {
+    fn is_text(&self) -> bool {
+        self.name.starts_with(CAPMERC_TEXT)
+    }
+}
+
+/// One Mercury relocation, against an output Mercury section and a state symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MercReloc {
+    /// Index into `MercState::sections`.
+    pub section: usize,
+    pub offset: u64,
+    pub rtype: u32,
+    pub sym: SymIdx,
+    pub addend: i64,
+    pub input: usize,
+    pub live: bool,
+}
+
+/// A Mercury table nvlink writes as a copy of a classic one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MercCopy {
+    pub name: String,
+    /// The classic section it copies (`.nv.info`, `.nv.callgraph`, `.nv.prototype`).
+    pub classic: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+}
+
+/// A classic section and its Mercury counterpart, from a pair of section
+/// symbols at the same index of an input's two symbol tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SectionPair {
+    pub classic: String,
+    pub merc: String,
+    /// The Mercury section symbol's own name (`.text.f`, `.nv.constant.user`).
+    pub sym_name: String,
+}
+
+/// What the merge learned of one input's Mercury side.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MercInput {
+    /// The input's `.nv.merc.symtab`.
+    pub symbols: Vec<Symbol>,
+    /// Input section → (index into `MercState::sections`, offset there).
+    pub section_map: Vec<Option<(usize, u64)>>,
+    /// Whether each input section is a Mercury one.
+    pub is_merc: Vec<bool>,
+}
+
+/// The Mercury half of the link state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MercState {
+    pub inputs: Vec<MercInput>,
+    pub sections: Vec<MercSection>,
+    pub relocs: Vec<MercReloc>,
+    /// Per-function `.nv.merc.nv.info.<fn>` records (symbols as `SymIdx.0`).
+    pub nvinfo: Vec<OutNvInfo>,
+    pub copies: Vec<MercCopy>,
+    pub pairs: Vec<SectionPair>,
+}
+
+impl MercState {
+    pub fn is_empty(&self) -> bool {
+        self.inputs.iter().all(|i| i.symbols.is_empty()) && self.sections.is_empty() && self.copies.is_empty()
+    }
+}
+
+/// A Mercury decision, for the debugger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MercEvent {
+    /// An input Mercury section was placed in an output Mercury section.
+    SectionMapped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        offset: u64,
+        created: bool,
+        /// A later weak definition's code replaced the earlier one.
+        replaced: bool,
+    },
+    /// An input Mercury section was not merged.
+    SectionSkipped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        reason: String,
+    },
+    /// Records of a `.nv.merc.nv.info*` or `.nv.merc.rela*` section were translated.
+    RecordsMapped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        kept: usize,
+        dropped: usize,
+    },
+}
+
+impl fmt::Display for MercEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MercEvent::SectionMapped {
+                input,
+                in_section,
+                name,
+                offset,
+                created,
+                replaced,
+            } => {
+                let how = if *replaced {
+                    " (replaces the earlier code)"
+                } else if *created {
+                    " (new)"
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    "mercury: input #{input} section {in_section} {name} placed at {offset:#x}{how}"
+                )
+            }
+            MercEvent::SectionSkipped {
+                input,
+                in_section,
+                name,
+                reason,
+            } => write!(
+                f,
+                "mercury: input #{input} section {in_section} {name} skipped: {reason}"
+            ),
+            MercEvent::RecordsMapped {
+                input,
+                in_section,
+                name,
+                kept,
+                dropped,
+            } => write!(
+                f,
+                "mercury: input #{input} section {in_section} {name}: {kept} records kept, {dropped} dropped"
+            ),
+        }
+    }
+}
+
+// ---- merge ---------------------------------------------------------------------
+
+/// What the merge of one input tells the Mercury half.
+pub struct MergeView<'a> {
+    pub input: usize,
+    pub cubin: &'a Cubin<'static>,
+    /// Classic input sections of weak definitions that were not kept.
+    pub dropped: &'a BTreeSet<usize>,
+}
+
+impl MergeView<'_> {
+    /// The classic symbol index of Mercury symbol `i`.
+    fn classic_of(&self, i: usize) -> Option<usize> {
+        let m = self.cubin.merc_symbols.get(i)?;
+        if let Some(c) = self.cubin.symbols.get(i)
+            && (c.name == m.name || (c.sym_type == STT_SECTION && m.sym_type == STT_SECTION))
+        {
+            return Some(i);
+        }
+        if m.sym_type == STT_SECTION || m.name.is_empty() {
+            return None;
+        }
+        self.cubin.symbols.iter().position(|c| c.name == m.name)
+    }
+
+    /// The output symbol of Mercury symbol `i` (through the classic mapping).
+    fn translate(&self, st: &LinkState, i: u32) -> Option<SymIdx> {
+        if i == 0 {
+            return Some(SymIdx::NULL);
+        }
+        let c = self.classic_of(i as usize)?;
+        let m = *st.maps.get(self.input)?.map_symbol_index.get(c)?;
+        (m != 0).then_some(SymIdx(m))
+    }
+
+    /// Whether Mercury symbol `i` is a weak function definition that was not kept.
+    fn is_discarded(&self, st: &LinkState, i: u32) -> bool {
+        let Some(c) = self.classic_of(i as usize) else {
+            return false;
+        };
+        st.maps[self.input].weak_processed.get(c).copied().unwrap_or(false)
+            && self.cubin.symbols.get(c).is_some_and(|s| s.sym_type == STT_FUNC)
+    }
+
+    /// Whether Mercury section `j` belongs to a weak definition that was not
+    /// kept: its code, or a section tied to that code through sh_info.
+    fn is_dropped(&self, j: usize, depth: usize) -> bool {
+        let Some(s) = self.cubin.sections.get(j) else {
+            return false;
+        };
+        if s.sh_type == SHT_CUDA_CAPMERC_TEXT || s.name.starts_with(CAPMERC_TEXT) {
+            let Some(c) = self.classic_of(s.info as usize) else {
+                return false;
+            };
+            return self
+                .cubin
+                .symbols
+                .get(c)
+                .is_some_and(|y| self.dropped.contains(&(y.shndx as usize)));
+        }
+        depth < 4
+            && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
+            && s.info as usize != j
+            && self.is_dropped(s.info as usize, depth + 1)
+    }
+}
+
+/// Records the input's Mercury symbol table and section pairs (merge start).
+pub fn start_input(st: &mut LinkState, v: &MergeView<'_>) {
+    let m = &mut st.mercury;
+    if m.inputs.len() <= v.input {
+        m.inputs.resize(v.input + 1, MercInput::default());
+    }
+    m.inputs[v.input] = MercInput {
+        symbols: v.cubin.merc_symbols.clone(),
+        section_map: vec![None; v.cubin.sections.len()],
+        is_merc: v.cubin.sections.iter().map(is_mercury).collect(),
+    };
+    for (i, ms) in v.cubin.merc_symbols.iter().enumerate() {
+        let Some(cs) = v.cubin.symbols.get(i) else { break };
+        if ms.sym_type != STT_SECTION || cs.sym_type != STT_SECTION {
+            continue;
+        }
+        let (Some(cn), Some(mn)) = (
+            v.cubin.sections.get(cs.shndx as usize),
+            v.cubin.sections.get(ms.shndx as usize),
+        ) else {
+            continue;
+        };
+        if !m.pairs.iter().any(|p| p.classic == cn.name) {
+            m.pairs.push(SectionPair {
+                classic: cn.name.clone(),
+                merc: mn.name.clone(),
+                sym_name: if ms.name.is_empty() {
+                    mn.name.clone()
+                } else {
+                    ms.name.clone()
+                },
+            });
+        }
+    }
+}
+
+fn skipped(v: &MergeView<'_>, j: usize, reason: &str) -> Event {
+    Event::Mercury(MercEvent::SectionSkipped {
+        input: v.input,
+        in_section: j,
+        name: v.cubin.sections[j].name.clone(),
+        reason: reason.into(),
+    })
+}
+
+/// Merges Mercury section `j` of the input (section pass, one section per step).
+pub fn merge_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
+    let Some(s) = v.cubin.sections.get(j) else { return };
+    if v.is_dropped(j, 0) {
+        ev.push(skipped(v, j, "belongs to a weak definition that was not kept"));
+        return;
+    }
+    match s.sh_type {
+        SHT_CUDA_MERC_SYMTAB => ev.push(skipped(
+            v,
+            j,
+            "rebuilt for the output, parallel to .symtab (symbols are mapped through it)",
+        )),
+        SHT_CUDA_MERC_RELA => relocations(st, v, j, ev),
+        SHT_CUDA_MERC_INFO if s.name != ".nv.merc.nv.info" => nvinfo(st, v, j, ev),
+        SHT_CUDA_MERC_INFO | SHT_CUDA_MERC_CALLGRAPH | SHT_CUDA_MERC_PROTOTYPE => {
+            let classic = s.name.replacen(".nv.merc", "", 1);
+            if !st.mercury.copies.iter().any(|c| c.name == s.name) {
+                st.mercury.copies.push(MercCopy {
+                    name: s.name.clone(),
+                    classic: classic.clone(),
+                    sh_type: s.sh_type,
+                    flags: s.flags,
+                    align: s.align,
+                    entsize: s.entsize,
+                });
+            }
+            ev.push(skipped(
+                v,
+                j,
+                &format!("written as a copy of the output's {classic}, as nvlink does"),
+            ));
+        }
+        _ => {
+            ensure_section(st, v, j, ev);
+        }
+    }
+}
+
+/// Places Mercury section `j` in the output (once); returns its output
+/// Mercury section and offset.
+fn ensure_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) -> Option<(usize, u64)> {
+    if let Some(Some(m)) = st.mercury.inputs.get(v.input).and_then(|i| i.section_map.get(j)) {
+        return Some(*m);
+    }
+    let s = v.cubin.sections.get(j)?;
+    let links_symtab = v
+        .cubin
+        .sections
+        .get(s.link as usize)
+        .is_some_and(|t| t.sh_type == SHT_CUDA_MERC_SYMTAB);
+    let info_symbol = if s.sh_type == SHT_CUDA_CAPMERC_TEXT {
+        v.translate(st, s.info)
+    } else {
+        None
+    };
+    let info_section = if s.flags & SHF_INFO_LINK != 0 && s.info != 0 {
+        v.cubin.sections.get(s.info as usize).map(|t| t.name.clone())
+    } else {
+        None
+    };
+    let nobits = is_nobits(s.sh_type);
+    let align = s.align.max(1);
+    let m = &mut st.mercury;
+    let existing = m.sections.iter().position(|x| x.name == s.name);
+    let created = existing.is_none();
+    let out = existing.unwrap_or_else(|| {
+        m.sections.push(MercSection {
+            name: s.name.clone(),
+            sh_type: s.sh_type,
+            flags: s.flags,
+            align,
+            entsize: s.entsize,
+            data: Vec::new(),
+            size: 0,
+            nobits,
+            contributions: Vec::new(),
+            links_symtab,
+            info_section,
+            info_symbol,
+            rela: None,
+        });
+        m.sections.len() - 1
+    });
+    let sec = &mut m.sections[out];
+    // A weak function's replacement takes the place of the earlier code.
+    let replaced = !created && sec.is_text();
+    let offset = if sec.is_text() {
+        if replaced {
+            for c in &mut sec.contributions {
+                c.live = false;
+            }
+            sec.data.clear();
+            sec.size = 0;
+            sec.info_symbol = info_symbol.or(sec.info_symbol);
+        }
+        0
+    } else {
+        sec.size.div_ceil(align).saturating_mul(align)
+    };
+    // Bad alignments must not make the merge allocate without bound.
+    if !nobits && offset > sec.size.saturating_add(0x1_0000) {
+        ev.push(skipped(v, j, "its alignment is out of range"));
+        return None;
+    }
+    if !nobits {
+        sec.data.resize(offset as usize, 0);
+        sec.data.extend_from_slice(&s.data);
+    }
+    sec.size = offset.saturating_add(s.size());
+    sec.align = sec.align.max(align);
+    sec.flags |= s.flags;
+    sec.contributions.push(Contribution {
+        input: v.input,
+        in_section: j,
+        offset,
+        size: s.size(),
+        live: true,
+    });
+    if replaced {
+        for r in m.relocs.iter_mut().filter(|r| r.section == out && r.input != v.input) {
+            r.live = false;
+        }
+    }
+    if let Some(slot) = m.inputs.get_mut(v.input).and_then(|i| i.section_map.get_mut(j)) {
+        *slot = Some((out, offset));
+    }
+    ev.push(Event::Mercury(MercEvent::SectionMapped {
+        input: v.input,
+        in_section: j,
+        name: s.name.clone(),
+        offset,
+        created,
+        replaced,
+    }));
+    Some((out, offset))
+}
+
+fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
+    let s = &v.cubin.sections[j];
+    let target = s.info as usize;
+    let is_merc_target = v.cubin.sections.get(target).is_some_and(is_mercury);
+    if !is_merc_target {
+        ev.push(skipped(v, j, "patches no Mercury section"));
+        return;
+    }
+    let Some((out, base)) = ensure_section(st, v, target, ev) else {
+        ev.push(skipped(v, j, "its target section is missing"));
+        return;
+    };
+    if st.mercury.sections[out].rela.is_none() {
+        st.mercury.sections[out].rela = Some((s.name.clone(), s.flags));
+    }
+    let debug = v.cubin.sections[target].name.contains("debug");
+    let (mut kept, mut dropped) = (0, 0);
+    for r in &s.relocs {
+        if debug && v.is_discarded(st, r.sym) {
+            dropped += 1;
+            continue;
+        }
+        let Some(sym) = v.translate(st, r.sym) else {
+            dropped += 1;
+            continue;
+        };
+        st.mercury.relocs.push(MercReloc {
+            section: out,
+            offset: base.wrapping_add(r.offset),
+            rtype: r.rtype,
+            sym,
+            addend: r.addend,
+            input: v.input,
+            live: true,
+        });
+        kept += 1;
+    }
+    ev.push(Event::Mercury(MercEvent::RecordsMapped {
+        input: v.input,
+        in_section: j,
+        name: s.name.clone(),
+        kept,
+        dropped,
+    }));
+}
+
+fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
+    let s = &v.cubin.sections[j];
+    let Ok(info) = nvinfo::decode(&s.data) else {
+        ev.push(skipped(v, j, "undecodable .nv.merc.nv.info"));
+        return;
+    };
+    // sh_info names the function's `.nv.capmerc.text.<fn>`, whose sh_info
+    // is the function's Mercury symbol.
+    let function = v
+        .cubin
+        .sections
+        .get(s.info as usize)
+        .filter(|t| t.sh_type == SHT_CUDA_CAPMERC_TEXT)
+        .and_then(|t| v.translate(st, t.info))
+        .or_else(|| {
+            let text = s.info as usize;
+            v.cubin
+                .merc_symbols
+                .iter()
+                .position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text)
+                .and_then(|i| v.translate(st, i as u32))
+        });
+    let Some(function) = function else {
+        ev.push(skipped(v, j, "its function was not merged"));
+        return;
+    };
+    let (mut kept, mut dropped) = (0, 0);
+    for mut e in info.entries {
+        let mut ok = true;
+        for r in e.symbol_refs_mut() {
+            match v.translate(st, *r) {
+                Some(x) => *r = x.0 as u32,
+                None => ok = false,
+            }
+        }
+        if !ok {
+            dropped += 1;
+            continue;
+        }
+        st.mercury.nvinfo.push(OutNvInfo {
+            function: Some(function),
+            entry: e,
+            input: v.input,
+            live: true,
+        });
+        kept += 1;
+    }
+    ev.push(Event::Mercury(MercEvent::RecordsMapped {
+        input: v.input,
+        in_section: j,
+        name: s.name.clone(),
+        kept,
+        dropped,
+    }));
+}
+
+// ---- emit ----------------------------------------------------------------------
+
+fn new_section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
+    Section {
+        name: name.to_string(),
+        sh_type,
+        flags,
+        addr: 0,
+        link: 0,
+        info: 0,
+        align,
+        entsize,
+        data: data.into(),
+        nobits_size: 0,
+        relocs: Vec::new(),
+    }
+}
+
+/// Whether nvlink resolves Mercury relocation `r` itself (and leaves it out).
+fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
+    if r.rtype == R_MERCURY_UNUSED_CLEAR64 {
+        return !relocatable;
+    }
+    let Some(sym) = st.symbol(r.sym) else {
+        return false;
+    };
+    if sym.removed && sym.sym_type == STT_FUNC {
+        return true;
+    }
+    if (sym.name.starts_with("__UFT") || sym.name.starts_with("__UDT")) && !sym.is_defined() {
+        return true;
+    }
+    // Texture, surface and sampler operands: nvlink's bindless rewrite
+    // turns them into `.nv.merc.nv.constant.entry_image_header_indices.*`
+    // entries (texref_helper_sm100).
+    if !relocatable && matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
+        return true;
+    }
+    match sym.place {
+        Place::Section(i) => match st.sections.get(i).map(|s| s.class) {
+            Some(SectionClass::Constant(_) | SectionClass::Debug) => true,
+            Some(SectionClass::Shared | SectionClass::SharedReserved | SectionClass::Local) => !relocatable,
+            _ => false,
+        },
+        _ => false,
+    }
+}
 
 /// Adds the Mercury sections and `.nv.merc.symtab` to the output model.
-pub fn emit(_st: &LinkState, _c: &mut Cubin<'static>) -> Result<(), String> {
+pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
+    let m = &st.mercury;
+    if m.is_empty() {
+        return Ok(());
+    }
+    let relocatable = c.header.e_type == ET_REL;
+    // Output classic symbol → state symbol.
+    let order = super::emit::symbol_order(st);
+    let state_of: Vec<Option<SymIdx>> = if order.order.len() == c.symbols.len() {
+        order
+            .order
+            .iter()
+            .map(|s| match s {
+                super::emit::Slot::State(i) => Some(*i),
+                _ => None,
+            })
+            .collect()
+    } else {
+        c.symbols.iter().map(|s| st.lookup(&s.name)).collect()
+    };
+    let classic_index: HashMap<SymIdx, usize> = state_of
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| s.map(|s| (s, k)))
+        .collect();
+    let strtab = c.section_by_name(".strtab").map(|(i, _)| i as u32).unwrap_or(0);
+
+    // Which merged sections stay: code of functions still in the output,
+    // and what hangs on kept code.
+    let present = |i: SymIdx| classic_index.contains_key(&i);
+    let mut keep: Vec<bool> = m
+        .sections
+        .iter()
+        .map(|s| s.contributions.iter().any(|x| x.live) && s.info_symbol.is_none_or(present))
+        .collect();
+    for (k, s) in m.sections.iter().enumerate() {
+        if let Some(t) = &s.info_section
+            && let Some(ti) = m.sections.iter().position(|x| &x.name == t)
+            && !keep[ti]
+        {
+            keep[k] = false;
+        }
+    }
+
+    // Section order: the symbol table, debug sections, nv.info, the copies,
+    // relocations, then constants, code (in classic code order) and the rest.
+    let symtab = c.sections.len();
+    c.sections.push(new_section(
+        ".nv.merc.symtab",
+        SHT_CUDA_MERC_SYMTAB,
+        SHF_MERCURY,
+        8,
+        24,
+        Vec::new(),
+    ));
+    c.sections[symtab].link = strtab;
+    let mut out_of: HashMap<usize, usize> = HashMap::new();
+    let push_data = |c: &mut Cubin<'static>, out_of: &mut HashMap<usize, usize>, k: usize| {
+        let s = &m.sections[k];
+        let mut o = new_section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        if s.nobits {
+            o.data = Vec::new().into();
+            o.nobits_size = s.size;
+        }
+        if s.links_symtab {
+            o.link = symtab as u32;
+        }
+        out_of.insert(k, c.sections.len());
+        c.sections.push(o);
+    };
+    let is_debug = |s: &MercSection| s.flags & SHF_ALLOC == 0 && !s.is_text() && s.sh_type == SHT_PROGBITS;
+    let debug: Vec<usize> = (0..m.sections.len())
+        .filter(|&k| keep[k] && is_debug(&m.sections[k]))
+        .collect();
+    for k in debug {
+        push_data(c, &mut out_of, k);
+    }
+    // Tables are filled once the symbol indices are known.
+    let info_at = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i);
+    let mut copies: Vec<(usize, &MercCopy)> = Vec::new();
+    let mut per_fn: Vec<(usize, SymIdx)> = Vec::new();
+    let module = m.copies.iter().find(|x| x.classic == ".nv.info");
+    if let Some(x) = module
+        && info_at(c, &x.classic).is_some()
+    {
+        copies.push((c.sections.len(), x));
+        let mut s = new_section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        s.link = symtab as u32;
+        c.sections.push(s);
+    }
+    // Per-function tables in the order of the classic ones.
+    let mut fns: Vec<SymIdx> = Vec::new();
+    for n in &m.nvinfo {
+        if let Some(f) = n.function
+            && present(f)
+            && !fns.contains(&f)
+        {
+            fns.push(f);
+        }
+    }
+    let classic_pos = |f: SymIdx| {
+        let name = format!(".nv.info.{}", st.symbol_name(f));
+        info_at(c, &name).unwrap_or(usize::MAX)
+    };
+    fns.sort_by_key(|&f| (classic_pos(f), classic_index.get(&f).copied().unwrap_or(0)));
+    for f in fns {
+        let name = format!(".nv.merc.nv.info.{}", st.symbol_name(f));
+        per_fn.push((c.sections.len(), f));
+        let mut s = new_section(&name, SHT_CUDA_MERC_INFO, SHF_MERCURY | SHF_INFO_LINK, 4, 0, Vec::new());
+        s.link = symtab as u32;
+        c.sections.push(s);
+    }
+    for x in m.copies.iter().filter(|x| x.classic != ".nv.info") {
+        if info_at(c, &x.classic).is_none() {
+            continue;
+        }
+        copies.push((c.sections.len(), x));
+        let mut s = new_section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        s.link = symtab as u32;
+        c.sections.push(s);
+    }
+    // Relocation sections: placeholders, filled below.
+    // In the order of the classic relocation sections they mirror
+    // (`.nv.merc.rela.X` beside `.rela.X`).
+    let mut rela_for: Vec<(usize, usize)> = Vec::new();
+    let mut with_rela: Vec<usize> = (0..m.sections.len()).filter(|&k| keep[k]).collect();
+    with_rela.sort_by_key(|&k| {
+        let classic = m.sections[k]
+            .rela
+            .as_ref()
+            .map(|(n, _)| n.replacen(".nv.merc", "", 1))
+            .unwrap_or_default();
+        (info_at(c, &classic).unwrap_or(usize::MAX), k)
+    });
+    for k in with_rela {
+        let s = &m.sections[k];
+        let Some((name, flags)) = &s.rela else { continue };
+        let any = m
+            .relocs
+            .iter()
+            .any(|r| r.live && r.section == k && !resolved(st, r, relocatable));
+        if !any {
+            continue;
+        }
+        rela_for.push((c.sections.len(), k));
+        let mut o = new_section(name, SHT_CUDA_MERC_RELA, *flags, 8, 24, Vec::new());
+        o.link = symtab as u32;
+        c.sections.push(o);
+    }
+    // The image header index tables of the kernels' bindless references.
+    let headers = header_tables(c);
+    let mut header_out: Vec<(usize, usize, HeaderTable)> = Vec::new();
+    for h in headers {
+        let text = format!("{CAPMERC_TEXT}{}", h.kernel);
+        if !m.sections.iter().enumerate().any(|(k, s)| keep[k] && s.name == text) {
+            continue;
+        }
+        let rela = c.sections.len();
+        let mut r = new_section(
+            &format!(".nv.merc.rela{HEADER_TABLE}{}", h.kernel),
+            SHT_CUDA_MERC_RELA,
+            SHF_MERCURY | SHF_INFO_LINK,
+            8,
+            24,
+            Vec::new(),
+        );
+        r.link = symtab as u32;
+        c.sections.push(r);
+        header_out.push((rela, 0, h));
+    }
+    let text_pos = |s: &MercSection| {
+        let classic = s.name.replacen(".nv.capmerc", "", 1);
+        info_at(c, &classic).unwrap_or(usize::MAX)
+    };
+    let mut rest: Vec<usize> = (0..m.sections.len())
+        .filter(|&k| keep[k] && !is_debug(&m.sections[k]))
+        .collect();
+    rest.sort_by_key(|&k| {
+        let s = &m.sections[k];
+        let rank = if s.is_text() {
+            1
+        } else if (SHT_CUDA_CONSTANT0..SHT_CUDA_CONSTANT0 + 0x20).contains(&s.sh_type) {
+            0
+        } else {
+            2
+        };
+        (rank, if s.is_text() { text_pos(s) } else { 0 }, k)
+    });
+    for (_, table, h) in &mut header_out {
+        *table = c.sections.len();
+        let mut o = new_section(
+            &format!(".nv.merc{HEADER_TABLE}{}", h.kernel),
+            SHT_CUDA_CONSTANT0 + HEADER_TABLE_BANK,
+            SHF_MERCURY | SHF_ALLOC | SHF_INFO_LINK,
+            4,
+            0,
+            vec![0; h.size as usize],
+        );
+        o.info = section_index_of(c, &format!("{CAPMERC_TEXT}{}", h.kernel));
+        c.sections.push(o);
+    }
+    for k in rest {
+        push_data(c, &mut out_of, k);
+    }
+    // The capmerc text indices above were looked up before the code was placed.
+    for (_, table, h) in &header_out {
+        c.sections[*table].info = section_index_of(c, &format!("{CAPMERC_TEXT}{}", h.kernel));
+    }
+    let mut pairs: Vec<SectionPair> = m.pairs.clone();
+    for (_, _, h) in &header_out {
+        pairs.push(SectionPair {
+            classic: format!(".nv.constant0.{}", h.kernel),
+            merc: format!(".nv.merc{HEADER_TABLE}{}", h.kernel),
+            sym_name: format!("{HEADER_TABLE}{}", h.kernel),
+        });
+    }
+
+    // The symbol table, parallel to .symtab.
+    let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u16);
+    let mut merc_syms: Vec<Symbol> = vec![c.symbols.first().cloned().unwrap_or(Symbol {
+        name: String::new(),
+        value: 0,
+        size: 0,
+        binding: 0,
+        sym_type: 0,
+        other: 0,
+        shndx: 0,
+    })];
+    let mut merc_index: HashMap<usize, u32> = HashMap::new();
+    merc_index.insert(0, 0);
+    for k in 1..c.symbols.len() {
+        let s = c.symbols[k].clone();
+        let sym = if s.sym_type == STT_SECTION {
+            let cname = c.section_name(s.shndx as usize).to_string();
+            let Some(p) = pairs.iter().rev().find(|p| p.classic == cname) else {
+                continue;
+            };
+            let Some(idx) = section_index(c, &p.merc) else {
+                continue;
+            };
+            Symbol {
+                name: p.sym_name.clone(),
+                shndx: idx,
+                ..s
+            }
+        } else {
+            merc_symbol(st, c, &s, state_of.get(k).copied().flatten(), &out_of, relocatable)
+        };
+        merc_index.insert(k, merc_syms.len() as u32);
+        merc_syms.push(sym);
+    }
+    let first_global = merc_syms
+        .iter()
+        .skip(1)
+        .position(|s| s.binding != STB_LOCAL)
+        .map(|p| p + 1)
+        .unwrap_or(merc_syms.len());
+    c.sections[symtab].info = first_global as u32;
+    let to_merc = |classic: u32| merc_index.get(&(classic as usize)).copied().unwrap_or(0);
+    let of_state = |i: SymIdx| -> u32 {
+        if i == SymIdx::NULL {
+            return 0;
+        }
+        classic_index.get(&i).map(|&k| to_merc(k as u32)).unwrap_or(0)
+    };
+
+    // sh_info links of the data sections.
+    for (&k, &i) in &out_of {
+        let s = &m.sections[k];
+        if let Some(f) = s.info_symbol {
+            c.sections[i].info = of_state(f);
+        } else if let Some(t) = &s.info_section
+            && let Some(ti) = m.sections.iter().position(|x| &x.name == t)
+            && let Some(&to) = out_of.get(&ti)
+        {
+            c.sections[i].info = to as u32;
+        }
+    }
+    // Copies of the classic tables.
+    for (i, x) in copies {
+        let Some((_, cs)) = c.section_by_name(&x.classic) else {
+            continue;
+        };
+        let data = match x.classic.as_str() {
+            ".nv.info" => NvInfo::decode(&cs.data).ok().map(|mut n| {
+                for e in &mut n.entries {
+                    for r in e.symbol_refs_mut() {
+                        *r = to_merc(*r);
+                    }
+                }
+                n.encode()
+            }),
+            ".nv.callgraph" => CallGraph::decode(&cs.data).ok().map(|mut g| {
+                g.map_symbols(&mut |x| to_merc(x));
+                g.encode()
+            }),
+            ".nv.prototype" => Prototypes::decode(&cs.data).ok().map(|mut p| {
+                p.map_symbols(&mut |x| to_merc(x));
+                p.encode()
+            }),
+            _ => None,
+        };
+        c.sections[i].data = data.unwrap_or_else(|| cs.data.to_vec()).into();
+    }
+    // Per-function tables: the function's Mercury records, last read first,
+    // with EXTERNS as the classic table has it.
+    for (i, f) in per_fn {
+        let def_input = st.symbol(f).map(|s| s.input);
+        let classic_externs: Option<Entry> = c
+            .section_by_name(&format!(".nv.info.{}", st.symbol_name(f)))
+            .and_then(|(_, s)| NvInfo::decode(&s.data).ok())
+            .and_then(|n| n.entries.into_iter().find(|e| e.attr == code::EXTERNS));
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut externs_done = false;
+        for n in m.nvinfo.iter().rev() {
+            if !n.live || n.function != Some(f) || Some(n.input) != def_input {
+                continue;
+            }
+            if n.entry.attr == code::EXTERNS {
+                if let Some(e) = &classic_externs
+                    && !externs_done
+                {
+                    let mut e = e.clone();
+                    for r in e.symbol_refs_mut() {
+                        *r = to_merc(*r);
+                    }
+                    entries.push(e);
+                    externs_done = true;
+                }
+                continue;
+            }
+            let mut e = n.entry.clone();
+            let mut ok = true;
+            for r in e.symbol_refs_mut() {
+                let x = of_state(SymIdx(*r as i32));
+                if x == 0 && *r != 0 {
+                    ok = false;
+                }
+                *r = x;
+            }
+            if ok {
+                entries.push(e);
+            }
+        }
+        if let Some(e) = classic_externs
+            && !externs_done
+            && let Value::Block(Block::Symbols { .. }) = &e.value
+        {
+            let mut e = e;
+            for r in e.symbol_refs_mut() {
+                *r = to_merc(*r);
+            }
+            entries.push(e);
+        }
+        c.sections[i].data = NvInfo {
+            entries,
+            trailing: Vec::new(),
+        }
+        .encode()
+        .into();
+        let text = format!("{CAPMERC_TEXT}{}", st.symbol_name(f));
+        c.sections[i].info = section_index(c, &text).unwrap_or(0) as u32;
+    }
+    // Relocations kept for the driver.
+    for (i, k) in rela_for {
+        let relocs: Vec<Reloc> = m
+            .relocs
+            .iter()
+            .filter(|r| r.live && r.section == k && !resolved(st, r, relocatable))
+            .map(|r| Reloc {
+                offset: r.offset,
+                sym: of_state(r.sym),
+                rtype: if relocatable { r.rtype } else { kept_type(r.rtype) },
+                addend: r.addend,
+            })
+            .collect();
+        c.sections[i].relocs = relocs;
+        c.sections[i].info = out_of.get(&k).copied().unwrap_or(0) as u32;
+    }
+    for (rela, table, h) in header_out {
+        c.sections[rela].info = table as u32;
+        c.sections[rela].relocs = h
+            .relocs
+            .iter()
+            .map(|r| Reloc {
+                sym: to_merc(r.sym),
+                ..*r
+            })
+            .collect();
+    }
+    // Resolved relocations against a section (`.debug_frame` + offset)
+    // write the section-relative address.
+    for r in m.relocs.iter().filter(|r| r.live && resolved(st, r, relocatable)) {
+        let Some(&i) = out_of.get(&r.section) else { continue };
+        let Some(v) = section_relative(st, r) else { continue };
+        if r.rtype == R_MERCURY_64
+            && let Some(field) = c.sections[i]
+                .data
+                .to_mut()
+                .get_mut(r.offset as usize..(r.offset as usize).saturating_add(8))
+        {
+            field.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
+    for &i in out_of.values() {
+        let name = c.sections[i].name.clone();
+        let Some(fname) = name.strip_prefix(CAPMERC_TEXT) else {
+            continue;
+        };
+        let Some(text) = section_index(c, &format!(".text.{fname}")) else {
+            continue;
+        };
+        if let Some(field) = c.sections[i].data.to_mut().get_mut(0..4) {
+            field.copy_from_slice(&(text as u32).to_le_bytes());
+        }
+    }
+    c.merc_symbols = merc_syms;
     Ok(())
+}
+
+const HEADER_TABLE: &str = ".nv.constant.entry_image_header_indices.";
+/// `.nv.merc.nv.constant.entry_image_header_indices.<kernel>` is of type
+/// SHT_CUDA_CONSTANT0 + 0x15 (0x70000079).
+const HEADER_TABLE_BANK: u32 = 0x15;
+
+/// A kernel's image header indices, from the classic
+/// `.rela.nv.constant0.<kernel>` TEX/SURF_HEADER_INDEX relocations: one
+/// 4-byte slot each, counted from the first (texref_helper_sm100: classic
+/// slots 0x390..0x39c are Mercury slots 0x0..0xc).
+struct HeaderTable {
+    kernel: String,
+    size: u64,
+    /// Classic symbol indices, Mercury types, offsets in the table.
+    relocs: Vec<Reloc>,
+}
+
+/// Mercury type of a classic image-header-index relocation (observed:
+/// R_CUDA_TEX_HEADER_INDEX 6 → 0x1000b, R_CUDA_SURF_HEADER_INDEX 52 → 0x1000d).
+fn header_type(rtype: u32) -> Option<u32> {
+    match rtype {
+        6 => Some(0x1_000b),
+        52 => Some(0x1_000d),
+        _ => None,
+    }
+}
+
+fn header_tables(c: &Cubin<'static>) -> Vec<HeaderTable> {
+    let mut out = Vec::new();
+    for s in &c.sections {
+        let Some(kernel) = s.name.strip_prefix(".rela.nv.constant0.") else {
+            continue;
+        };
+        let found: Vec<&Reloc> = s.relocs.iter().filter(|r| header_type(r.rtype).is_some()).collect();
+        let Some(base) = found.iter().map(|r| r.offset).min() else {
+            continue;
+        };
+        let end = found.iter().map(|r| r.offset.saturating_add(4)).max().unwrap_or(base);
+        // A constant bank holds at most 64 KiB.
+        if end - base > 0x1_0000 {
+            continue;
+        }
+        out.push(HeaderTable {
+            kernel: kernel.to_string(),
+            size: end - base,
+            relocs: found
+                .iter()
+                .map(|r| Reloc {
+                    offset: r.offset - base,
+                    sym: r.sym,
+                    rtype: header_type(r.rtype).unwrap_or(r.rtype),
+                    addend: r.addend,
+                })
+                .collect(),
+        });
+    }
+    out
+}
+
+fn section_index_of(c: &Cubin<'static>, name: &str) -> u32 {
+    c.section_by_name(name).map(|(i, _)| i as u32).unwrap_or(0)
+}
+
+/// S + A of a relocation against a section symbol: where the relocation's
+/// input placed its part of the section's Mercury copy, plus the addend.
+fn section_relative(st: &LinkState, r: &MercReloc) -> Option<u64> {
+    let sym = st.symbol(r.sym)?;
+    if sym.sym_type != STT_SECTION {
+        return None;
+    }
+    let Place::Section(k) = sym.place else { return None };
+    let classic = &st.sections.get(k)?.name;
+    let m = &st.mercury;
+    let pair = m.pairs.iter().find(|p| &p.classic == classic)?;
+    let sec = m.sections.iter().find(|s| s.name == pair.merc)?;
+    let base = sec.contributions.iter().find(|c| c.input == r.input)?.offset;
+    Some(base.wrapping_add(r.addend as u64))
+}
+
+/// The Mercury form of output symbol `s` (state symbol `si`): the defining
+/// input's Mercury symbol gives value, size and section.
+fn merc_symbol(
+    st: &LinkState,
+    c: &Cubin<'static>,
+    s: &Symbol,
+    si: Option<SymIdx>,
+    out_of: &HashMap<usize, usize>,
+    relocatable: bool,
+) -> Symbol {
+    let Some(si) = si else { return s.clone() };
+    let Some(state) = st.symbol(si) else { return s.clone() };
+    // Mercury symbols keep the CUDA object type and memory-space bits even
+    // in an executable (arch_sm100_smoke: `lib_data` UNKNOWN/0x20 here,
+    // OBJECT/0 in .symtab); a type the classic table turned into a CUDA
+    // object (`.nv.reservedSmem.*`) is one here too.
+    let (binding, mut sym_type, other) = super::emit::output_symbol(state, true);
+    if s.sym_type == super::emit::STT_CUDA_OBJECT {
+        sym_type = s.sym_type;
+    }
+    let _ = relocatable;
+    // The input whose symbol defined it (or first referenced it).
+    let mut found: Option<(usize, &Symbol)> = None;
+    let inputs = std::iter::once(state.input).chain(0..st.maps.len());
+    for input in inputs {
+        let (Some(maps), Some(mi)) = (st.maps.get(input), st.mercury.inputs.get(input)) else {
+            continue;
+        };
+        let Some(ci) = maps.map_symbol_index.iter().position(|&x| x == si.0) else {
+            continue;
+        };
+        let ms = mi
+            .symbols
+            .get(ci)
+            .filter(|y| y.name == state.name)
+            .or_else(|| mi.symbols.iter().find(|y| y.name == state.name));
+        if let Some(ms) = ms {
+            found = Some((input, ms));
+            break;
+        }
+    }
+    let Some((input, ms)) = found else {
+        return s.clone();
+    };
+    let mut out = Symbol {
+        name: s.name.clone(),
+        value: ms.value,
+        size: ms.size,
+        binding,
+        sym_type,
+        other,
+        shndx: s.shndx,
+    };
+    if s.shndx == SHN_UNDEF || matches!(ms.shndx, SHN_UNDEF | SHN_ABS | SHN_COMMON) {
+        if s.shndx != SHN_UNDEF && ms.shndx == SHN_UNDEF {
+            out.value = s.value;
+        }
+        return out;
+    }
+    let mi = &st.mercury.inputs[input];
+    let j = ms.shndx as usize;
+    if mi.is_merc.get(j).copied().unwrap_or(false) {
+        if let Some(Some((k, off))) = mi.section_map.get(j) {
+            out.value = ms.value.wrapping_add(*off);
+            if let Some(&i) = out_of.get(k) {
+                out.shndx = i as u16;
+            }
+        }
+    } else {
+        // A classic section (`.nv.shared.<kernel>`): where the classic symbol is.
+        out.value = s.value;
+        let _ = c;
+    }
+    out
 }

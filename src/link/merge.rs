@@ -24,11 +24,11 @@ use super::weak;
 /// sh_flags bit of the Mercury companion sections (`.nv.merc.*`, `.nv.capmerc.*`)
 /// of sm_100+ cubins. Seed 001 says the merge skips them; nvlink 13.5 carries
 /// them into its output (arch_sm100_smoke), translated through the second
-/// symbol table `.nv.merc.symtab`. culdb's merge does not translate them yet:
-/// it records each as skipped, with that reason (docs/seed-errata.md).
-pub const SHF_MERCURY_DEFERRED: u64 = 0x1000_0000;
+/// symbol table `.nv.merc.symtab`: the section pass hands each one to
+/// `link::mercury` (docs/seed-errata.md).
+pub const SHF_MERCURY_DEFERRED: u64 = super::mercury::SHF_MERCURY;
 
-const MERCURY_SKIP: &str = "Mercury companion section: not translated by culdb's merge yet";
+const MERCURY_ELSEWHERE: &str = "Mercury companion section: merged by link::mercury";
 
 /// Where the merge of one input stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,6 +69,14 @@ impl InputMerge {
         })
     }
 
+    fn mercury_view(&self) -> super::mercury::MergeView<'_> {
+        super::mercury::MergeView {
+            input: self.input,
+            cubin: &self.cubin,
+            dropped: &self.dropped,
+        }
+    }
+
     pub fn done(&self) -> bool {
         self.cursor == Cursor::End || self.failed
     }
@@ -91,6 +99,7 @@ impl InputMerge {
                     st.maps.resize(self.input + 1, InputMaps::default());
                 }
                 st.maps[self.input] = maps;
+                super::mercury::start_input(st, &self.mercury_view());
                 ev.push(Event::MergeInputStart {
                     input: self.input,
                     name: st.input_name(self.input).to_string(),
@@ -409,7 +418,12 @@ impl InputMerge {
     fn drop_definition(&mut self, text: usize) {
         self.dropped.insert(text);
         for (j, s) in self.cubin.sections.iter().enumerate() {
-            if s.info as usize == text && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc()) {
+            // Mercury sections' sh_info counts in their own numbering
+            // (link::mercury decides for them).
+            if s.flags & SHF_MERCURY_DEFERRED == 0
+                && s.info as usize == text
+                && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
+            {
                 self.dropped.insert(j);
             }
         }
@@ -567,7 +581,7 @@ impl InputMerge {
             return Some("null section");
         }
         if s.flags & SHF_MERCURY_DEFERRED != 0 {
-            return Some(MERCURY_SKIP);
+            return Some(MERCURY_ELSEWHERE);
         }
         match s.sh_type {
             SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB => Some("symbol and string tables are rebuilt"),
@@ -668,12 +682,7 @@ impl InputMerge {
             return Ok(());
         }
         if s.flags & SHF_MERCURY_DEFERRED != 0 {
-            ev.push(Event::SectionSkipped {
-                input: self.input,
-                in_section: j,
-                name: s.name.clone(),
-                reason: MERCURY_SKIP.into(),
-            });
+            super::mercury::merge_section(st, &self.mercury_view(), j, ev);
             return Ok(());
         }
         match s.sh_type {

@@ -261,10 +261,13 @@ impl Linker {
                 for note in notes {
                     match note {
                         LoadNote::Loaded(c) => {
+                            let host_refs = c.host_refs.clone();
                             if let Err(d) = self.admit(c.name, c.origin.to_string(), c.data, ev) {
                                 self.diagnose(d, ev);
                                 return Stage::Failed;
                             }
+                            // The kernels the host code launches, for dead-code elimination.
+                            self.state.host_refs.push(host_refs);
                         }
                         LoadNote::Skipped { path, reason, warning } => {
                             ev.push(Event::InputSkipped { path, reason });

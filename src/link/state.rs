@@ -265,6 +265,13 @@ pub struct LinkState {
     /// (`.nv_debug.shared` once its variables moved to the kernels): nvlink's
     /// string tables still hold them, so emit keeps them there too.
     pub dropped_section_names: Vec<String>,
+    /// The bindless table layout built (`link::bindless`): where it starts,
+    /// its slots, the kernels that got it. None before that sub-phase, or
+    /// when it had nothing to do.
+    pub bindless: Option<super::bindless::Table>,
+    /// The Mercury (sm_100+) companion sections, relocations and records
+    /// the merge collected (`link::mercury`); emitted beside the classic ones.
+    pub mercury: super::mercury::MercState,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     #[serde(skip)]

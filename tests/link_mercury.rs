@@ -1,0 +1,120 @@
+//! The Mercury (sm_100+) companion sections and `.nv.merc.symtab`, pinned
+//! against nvlink's output for every corpus case that has them.
+//!
+//! Two things are not checked here because they wait on other work: the
+//! contents of `.nv.capmerc.text.*` (its first word is the classic
+//! `.text.<fn>` section index, which follows the classic section order, and
+//! bindless operands are patched inside the compressed code), and the
+//! Mercury type of `.nv.reservedSmem.*` (it follows the classic symbol's).
+
+mod common;
+
+use std::path::Path;
+
+use culdb::cubin::read;
+use culdb::link::event::Event;
+use culdb::link::mercury::MercEvent;
+
+fn args_of(case: &Path) -> Vec<String> {
+    let line = std::fs::read_to_string(case.join("link.args")).expect("link.args");
+    let mut v: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    v.extend(["-o".to_string(), "out.cubin".to_string()]);
+    v
+}
+
+/// Corpus cases nvlink linked into an output with Mercury sections.
+fn mercury_cases() -> Vec<std::path::PathBuf> {
+    common::corpus_cases()
+        .into_iter()
+        .filter(|c| {
+            std::fs::read(c.join("expected/out.cubin"))
+                .ok()
+                .and_then(|d| read::parse(&d).ok().map(|x| !x.merc_symbols.is_empty()))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+fn link(case: &Path) -> (Vec<u8>, Vec<Event>) {
+    let mut linker = match culdb::link::linker_for(&args_of(case), case) {
+        Ok(l) => l,
+        Err(d) => panic!("{}: {:?}", case.display(), d),
+    };
+    let events = linker.run();
+    let out = linker
+        .output()
+        .unwrap_or_else(|| panic!("{}: no output", case.display()))
+        .to_vec();
+    (out, events)
+}
+
+fn waits_on_others(d: &culdb::diff::Difference) -> bool {
+    (d.item.starts_with("section .nv.capmerc.text.") && d.property.starts_with("contents"))
+        || (d.item.starts_with("mercury symbol .nv.reservedSmem.") && d.property == "type")
+}
+
+#[test]
+fn mercury_sections_and_symbols_match_nvlink() {
+    let cases = mercury_cases();
+    assert!(cases.len() >= 8, "Mercury corpus cases: {}", cases.len());
+    let mut bad = Vec::new();
+    for case in &cases {
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        let (ours, _) = link(case);
+        let theirs = std::fs::read(case.join("expected/out.cubin")).unwrap();
+        let a = read::parse(&ours).expect("our output parses");
+        let b = read::parse(&theirs).expect("nvlink's output parses");
+        assert!(!a.merc_symbols.is_empty(), "{name}: no .nv.merc.symtab");
+        for d in culdb::diff::equivalence(&a, &b) {
+            let merc = d.item.contains(".nv.merc") || d.item.contains(".nv.capmerc") || d.item.starts_with("mercury");
+            if merc && !waits_on_others(&d) {
+                bad.push(format!("{name}: {d}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} differences:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn mercury_sections_are_merged_not_skipped() {
+    let case = common::root().join("tests/corpus/arch_sm100_smoke");
+    let (_, events) = link(&case);
+    let mapped: Vec<&MercEvent> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Mercury(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    let placed = |n: &str| {
+        mapped
+            .iter()
+            .any(|m| matches!(m, MercEvent::SectionMapped { name, .. } if name == n))
+    };
+    assert!(placed(".nv.capmerc.text.k_arch"));
+    assert!(placed(".nv.merc.debug_frame"));
+    assert!(placed(".nv.capmerc.text.lib_func"));
+    // lib.cubin's weak_helper loses to main.cubin's: its code is not merged.
+    assert!(mapped.iter().any(|m| matches!(
+        m,
+        MercEvent::SectionSkipped { input: 1, name, .. } if name == ".nv.capmerc.text.weak_helper"
+    )));
+    assert!(mapped.iter().any(|m| matches!(
+        m,
+        MercEvent::RecordsMapped { name, .. } if name == ".nv.merc.rela.text.k_arch"
+    )));
+    // No Mercury section is left to the classic merge's "skipped" list.
+    assert!(!events.iter().any(|e| matches!(
+        e,
+        Event::SectionSkipped { name, .. } if name.starts_with(".nv.merc") || name.starts_with(".nv.capmerc")
+    )));
+}
+
+#[test]
+fn classic_outputs_have_no_mercury_side() {
+    let case = common::root().join("tests/corpus/arch_sm90_smoke");
+    let (ours, _) = link(&case);
+    let a = read::parse(&ours).unwrap();
+    assert!(a.merc_symbols.is_empty());
+    assert!(!a.sections.iter().any(|s| s.name.contains("merc")));
+}
