@@ -195,9 +195,25 @@ fn compare_contents(
             (Err(e), _) => out.push(diff(item, "decoding", format!("cannot decode: {e}"), "-")),
             (_, Err(e)) => out.push(diff(item, "decoding", "-", format!("cannot decode: {e}"))),
         },
+        _ if sa.name.starts_with(CAPMERC_TEXT) && sa.data.len() >= 4 && sb.data.len() >= 4 => {
+            // The first word of a `.nv.capmerc.text.<fn>` section is the
+            // index of its classic `.text.<fn>`: compared by name.
+            let text = |c: &Cubin<'_>, d: &[u8]| {
+                c.section_name(u32::from_le_bytes([d[0], d[1], d[2], d[3]]) as usize)
+                    .to_string()
+            };
+            let (ta, tb) = (text(a, &sa.data), text(b, &sb.data));
+            if ta != tb {
+                out.push(diff(item, "code section (first word)", ta, tb));
+            }
+            compare_bytes(&sa.data[4..], &sb.data[4..], item, out)
+        }
         _ => compare_bytes(&sa.data, &sb.data, item, out),
     }
 }
+
+/// Mercury capsule code: `.nv.capmerc.text.<fn>`.
+const CAPMERC_TEXT: &str = ".nv.capmerc.text.";
 
 /// The first differing byte, shown with the 16-byte line around it.
 fn compare_bytes(x: &[u8], y: &[u8], item: &str, out: &mut Vec<Difference>) {
