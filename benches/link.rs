@@ -11,119 +11,62 @@
 //!   `scripts/cuda-tools.sh` installs), run as a process on the same inputs.
 //!
 //! Each figure is the median of several runs; ratios are against culdb with
-//! events off. Options: `--objects N` and `--functions F` size the generated
-//! link (default 2000 × 4), `--runs R` (default 5).
+//! events off. Options: `--units N` sizes the generated link (N copies of
+//! a two-object corpus link, renamed apart; default 1500, so 3000 objects),
+//! `--runs R` (default 5).
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use culdb::cubin::consts::*;
-use culdb::cubin::model::*;
+use culdb::cubin::model::Cubin;
 
-fn section(name: &str, sh_type: u32, flags: u64, align: u64, data: Vec<u8>) -> Section<'static> {
-    Section {
-        name: name.into(),
-        sh_type,
-        flags,
-        addr: 0,
-        link: 0,
-        info: 0,
-        align,
-        entsize: 0,
-        data: Cow::Owned(data),
-        nobits_size: 0,
-        relocs: Vec::new(),
-    }
+/// The corpus case extern_call_sm90 (a kernel `k_main` calling `add_bias`
+/// in another object, which uses a global `bias`), as ptxas compiled it.
+fn templates(root: &Path) -> Vec<Cubin<'static>> {
+    ["main.cubin", "lib.cubin"]
+        .iter()
+        .map(|f| {
+            let data = std::fs::read(root.join("tests/corpus/extern_call_sm90").join(f)).expect("template cubin");
+            culdb::cubin::read::parse(&data).expect("template parses").into_owned()
+        })
+        .collect()
 }
 
-fn symbol(name: &str, binding: u8, sym_type: u8, shndx: u16, size: u64) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        value: 0,
-        size,
-        binding,
-        sym_type,
-        other: 0,
-        shndx,
+const RENAMED: [&str; 3] = ["k_main", "add_bias", "bias"];
+
+/// A template with its names made unit `i`'s own: `k_main_i`, `add_bias_i`,
+/// `bias_i`, and the sections named after them (`.text.add_bias_i`, …).
+/// Everything else (code, .nv.info, call graph) stays as ptxas wrote it.
+fn renamed(c: &Cubin<'static>, i: usize) -> Cubin<'static> {
+    let mut c = c.clone();
+    for s in &mut c.symbols {
+        if RENAMED.contains(&s.name.as_str()) {
+            s.name = format!("{}_{i}", s.name);
+        }
     }
+    for s in &mut c.sections {
+        if RENAMED.iter().any(|n| s.name.ends_with(&format!(".{n}"))) {
+            s.name = format!("{}_{i}", s.name);
+        }
+    }
+    c
 }
 
-/// Object `i` of `n`: `f` global functions `f<i>_<j>`, each of whose code
-/// holds one relocation against `f<i+1 mod n>_<j>` (defined by the next
-/// object), so every object both defines and references.
-fn object(i: usize, n: usize, f: usize) -> Vec<u8> {
-    let next = (i + 1) % n;
-    let mut symtab = section(".symtab", SHT_SYMTAB, 0, 8, Vec::new());
-    symtab.link = 2;
-    symtab.info = (f + 1) as u32;
-    symtab.entsize = 24;
-    let mut sections = vec![
-        section("", SHT_NULL, 0, 0, Vec::new()),
-        section(".shstrtab", SHT_STRTAB, 0, 1, Vec::new()),
-        section(".strtab", SHT_STRTAB, 0, 1, Vec::new()),
-        symtab,
-    ];
-    let mut symbols = vec![symbol("", STB_LOCAL, STT_NOTYPE, 0, 0)];
-    for j in 0..f {
-        symbols.push(symbol("", STB_LOCAL, STT_SECTION, (4 + 2 * j) as u16, 0));
-    }
-    for j in 0..f {
-        let name = format!("f{i}_{j}");
-        let mut text = section(
-            &format!(".text.{name}"),
-            SHT_PROGBITS,
-            SHF_ALLOC | SHF_EXECINSTR,
-            128,
-            vec![(i + j) as u8; 128],
-        );
-        text.link = 3;
-        text.info = (f + 1 + j) as u32;
-        let mut rela = section(&format!(".rela.text.{name}"), SHT_RELA, SHF_INFO_LINK, 8, Vec::new());
-        rela.link = 3;
-        rela.info = (4 + 2 * j) as u32;
-        rela.entsize = 24;
-        rela.relocs = vec![Reloc {
-            offset: 0x10,
-            sym: (2 * f + 1 + j) as u32,
-            rtype: 56, // R_CUDA_ABS32_LO_32
-            addend: 0,
-        }];
-        sections.push(text);
-        sections.push(rela);
-        symbols.push(symbol(&name, STB_GLOBAL, STT_FUNC, (4 + 2 * j) as u16, 128));
-    }
-    for j in 0..f {
-        symbols.push(symbol(&format!("f{next}_{j}"), STB_GLOBAL, STT_FUNC, SHN_UNDEF, 0));
-    }
-    let c = Cubin {
-        header: Header {
-            os_abi: ELFOSABI_CUDA,
-            abi_version: 8,
-            e_type: ET_REL,
-            e_machine: EM_CUDA,
-            e_version: 1,
-            e_entry: 0,
-            e_flags: 0x0600_5a04,
-            e_phentsize: 0,
-        },
-        sections,
-        symbols,
-        merc_symbols: Vec::new(),
-        segments: Vec::new(),
-    };
-    culdb::cubin::write::write(&c).expect("write a generated cubin")
-}
-
-/// Writes the generated link into `dir`; returns its nvlink arguments.
-fn generate(dir: &Path, n: usize, f: usize) -> Vec<String> {
+/// Writes the generated link into `dir`: `n` units of two objects each (a
+/// kernel and the function it calls, which uses a global), made from real
+/// ptxas output by renaming, so that nvlink accepts them too. Returns its
+/// nvlink arguments.
+fn generate(dir: &Path, n: usize, tpl: &[Cubin<'static>]) -> Vec<String> {
     std::fs::create_dir_all(dir).expect("bench folder");
     let mut args = vec!["-arch=sm_90".to_string()];
     for i in 0..n {
-        let name = format!("o{i}.cubin");
-        std::fs::write(dir.join(&name), object(i, n, f)).expect("write object");
-        args.push(name);
+        for (k, t) in tpl.iter().enumerate() {
+            let name = format!("u{i}_{k}.cubin");
+            let bytes = culdb::cubin::write::write(&renamed(t, i)).expect("write a generated cubin");
+            std::fs::write(dir.join(&name), bytes).expect("write object");
+            args.push(name);
+        }
     }
     args
 }
@@ -135,16 +78,23 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn time(runs: usize, mut f: impl FnMut()) -> Duration {
     f(); // warm the file cache
-    median((0..runs).map(|_| {
-        let t = Instant::now();
-        f();
-        t.elapsed()
-    }).collect())
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
 }
 
 fn find_nvlink() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .and_then(|p| std::env::split_paths(&p).map(|d| d.join("nvlink")).find(|c| c.is_file()));
+    let on_path = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("nvlink"))
+            .find(|c| c.is_file())
+    });
     on_path.or_else(|| {
         let home = std::env::var_os("CULDB_CUDA_HOME")
             .map(PathBuf::from)
@@ -283,8 +233,7 @@ fn arg(name: &str, default: usize) -> usize {
 
 fn main() {
     let runs = arg("--runs", 5).max(1);
-    let n = arg("--objects", 2000).max(2);
-    let f = arg("--functions", 4).max(1);
+    let n = arg("--units", 1500).max(1);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // The largest corpus case: one object and libcudadevrt.a (1.1 MB), whose
     // cuda_device_runtime.o member brings 669 symbols and 420 sections.
@@ -295,15 +244,28 @@ fn main() {
         .map(str::to_string)
         .collect();
     println!("median of {runs} runs; ratios against culdb with events off\n");
-    bench("corpus dynpar_cudadevrt_sm90 (dp.cubin + libcudadevrt.a)", &case, &args, runs);
-    let gen = std::env::temp_dir().join(format!("culdb-bench-gen-{}", std::process::id()));
-    let gen_args = generate(&gen, n, f);
+    bench(
+        "corpus dynpar_cudadevrt_sm90 (dp.cubin + libcudadevrt.a)",
+        &case,
+        &args,
+        runs,
+    );
+    let gen_dir = std::env::temp_dir().join(format!("culdb-bench-gen-{}", std::process::id()));
+    let gen_args = generate(&gen_dir, n, &templates(&root));
     println!();
     bench(
-        &format!("generated: {n} objects x {f} functions ({} functions, {} relocations)", n * f, n * f),
-        &gen,
+        &format!(
+            "generated: {n} renamed copies of extern_call_sm90 ({} objects, {} functions, {n} globals)",
+            2 * n,
+            2 * n
+        ),
+        &gen_dir,
         &gen_args,
         runs.min(3),
     );
-    let _ = std::fs::remove_dir_all(&gen);
+    if std::env::var_os("CULDB_BENCH_KEEP").is_some() {
+        println!("(generated inputs kept in {})", gen_dir.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&gen_dir);
+    }
 }

@@ -152,7 +152,10 @@ fn continue_and_run() {
     ok(&mut s, "break error");
     let out = ok(&mut s, "run");
     assert!(out.contains("Breakpoint 1 (error)"), "{out}");
-    assert!(out.contains("Undefined reference to 'add_bias' in 'main.cubin'"), "{out}");
+    assert!(
+        out.contains("Undefined reference to 'add_bias' in 'main.cubin'"),
+        "{out}"
+    );
     assert!(ok(&mut s, "r").contains("'add_bias'"), "run restarts");
     err(&mut s, "run now");
 }
@@ -172,7 +175,10 @@ fn reverse_step_next_and_continue() {
     ok(&mut s, "b weak");
     ok(&mut s, "goto end");
     let out = ok(&mut s, "reverse-continue");
-    assert!(out.contains("Breakpoint 1 (weak)") && out.contains("winner: existing (a.cubin)"), "{out}");
+    assert!(
+        out.contains("Breakpoint 1 (weak)") && out.contains("winner: existing (a.cubin)"),
+        "{out}"
+    );
     assert!(ok(&mut s, "rc").contains("beginning"));
     err(&mut s, "rc 2");
 }
@@ -218,10 +224,16 @@ fn break_commands() {
     ok(&mut s, "delete 5 6");
     // a.cubin is loaded in the read phase, before the merge starts.
     let t = ok(&mut s, "c");
-    assert!(t.contains("Breakpoint 2 (input a.cubin)") && t.contains("[read]"), "{t}");
+    assert!(
+        t.contains("Breakpoint 2 (input a.cubin)") && t.contains("[read]"),
+        "{t}"
+    );
     assert!(ok(&mut s, "c").contains("Breakpoint 1 (phase merge)"));
     let t = ok(&mut s, "c");
-    assert!(t.contains("Breakpoint 2 (input a.cubin)") && t.contains("merge input #1"), "{t}");
+    assert!(
+        t.contains("Breakpoint 2 (input a.cubin)") && t.contains("merge input #1"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -233,7 +245,7 @@ fn watch() {
     assert!(out.contains("old: (no such symbol)") && out.contains("UNDEF"), "{out}");
     let out = ok(&mut s, "c");
     assert!(out.contains("a.cubin") && out.contains(".text.wf"), "{out}");
-    assert!(ok(&mut s, "watch wf").contains("now wf"));
+    assert!(ok(&mut s, "watch wf").contains("now wf in .text.wf, from a.cubin"));
     err(&mut s, "watch");
     err(&mut s, "watch symbol");
 }
@@ -245,7 +257,10 @@ fn delete_disable_enable() {
     ok(&mut s, "b error");
     assert_eq!(ok(&mut s, "disable 1"), "disabled breakpoint 1\n");
     assert!(ok(&mut s, "info breakpoints").contains("1    n"));
-    assert!(ok(&mut s, "c").contains("The link finished"), "disabled weak breakpoint does not stop");
+    assert!(
+        ok(&mut s, "c").contains("The link finished"),
+        "disabled weak breakpoint does not stop"
+    );
     ok(&mut s, "enable 1");
     assert!(ok(&mut s, "run").contains("Breakpoint 1"));
     assert!(err(&mut s, "enable 7").contains("no breakpoint 7"));
@@ -279,7 +294,10 @@ fn info_topics() {
     assert!(ok(&mut s, "info maps #0").contains("input #0 k.cubin"));
     err(&mut s, "info maps nosuch.cubin");
     let t = ok(&mut s, "info weak");
-    assert!(t.contains("24 registers") && t.contains("75 registers") && t.contains("FewerRegisters"), "{t}");
+    assert!(
+        t.contains("24 registers") && t.contains("75 registers") && t.contains("FewerRegisters"),
+        "{t}"
+    );
     ok(&mut s, "info relocs");
     err(&mut s, "info relocs .nosuch");
     // ptxas gives every cubin the unified-table placeholder symbols.
@@ -314,7 +332,10 @@ fn print_commands() {
     let t = ok(&mut s, "p add_bias");
     assert!(t.contains("symbol -"), "{t}");
     let t = ok(&mut s, "print section .text.k_main");
-    assert!(t.contains("type PROGBITS") && t.contains("from input #0 main.cubin"), "{t}");
+    assert!(
+        t.contains("type PROGBITS") && t.contains("from input #0 main.cubin"),
+        "{t}"
+    );
     assert!(ok(&mut s, "print section 1").contains("section [1]"));
     assert!(ok(&mut s, "p 1").contains("section [1]")); // not a symbol: a section
     let t = ok(&mut s, "print reloc #0");
@@ -331,9 +352,16 @@ fn examine_bytes_with_relocations_marked() {
     ok(&mut s, "goto end");
     let t = ok(&mut s, "x .text.k_main+0x40 0x40");
     assert!(t.starts_with(".text.k_main ["), "{t}");
-    assert!(t.contains("00000050:") && t.contains("^^") && t.contains("R_CUDA_ABS32_LO_32"), "{t}");
+    assert!(
+        t.contains("00000050:") && t.contains("^^") && t.contains("R_CUDA_ABS32_LO_32"),
+        "{t}"
+    );
     let t = ok(&mut s, "x .text.k_main");
-    assert_eq!(t.lines().filter(|l| l.starts_with("000000")).count(), 4, "64 bytes by default: {t}");
+    assert_eq!(
+        t.lines().filter(|l| l.starts_with("000000")).count(),
+        4,
+        "64 bytes by default: {t}"
+    );
     err(&mut s, "x .text.k_main+0x99999");
     err(&mut s, "x .nosuch+0");
     err(&mut s, "x .text.k_main+zz");
@@ -394,7 +422,10 @@ fn explain_a_relocation() {
     assert!(t.contains("has not handled it yet"), "{t}");
     ok(&mut s, "goto end");
     let t = ok(&mut s, "explain .text.k_main+0x90");
-    assert!(t.contains("[relocate]") || t.contains(" kept ") || t.contains("applied"), "{t}");
+    assert!(
+        t.contains("[relocate]") || t.contains(" kept ") || t.contains("applied"),
+        "{t}"
+    );
     // Every relocation the phase handled is shown with its event.
     let n = s.state().relocs.len();
     for i in 0..n {

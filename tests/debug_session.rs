@@ -55,11 +55,7 @@ fn straight(name: &str) -> (Vec<Event>, Vec<Option<u64>>) {
 fn cubin_only_cases() -> Vec<String> {
     common::corpus_cases()
         .into_iter()
-        .filter(|c| {
-            args_of(c)
-                .iter()
-                .all(|a| a.starts_with('-') || a.ends_with(".cubin"))
-        })
+        .filter(|c| args_of(c).iter().all(|a| a.starts_with('-') || a.ends_with(".cubin")))
         .map(|c| c.file_name().unwrap().to_string_lossy().into_owned())
         .collect()
 }
@@ -89,7 +85,10 @@ fn reverse_stepping_over_a_whole_link_returns_identical_state() {
             s.reverse_step();
             let p = s.position();
             assert_eq!(Some(digest(s.state())), prints[p], "{name}: reverse at clock {p}");
-            assert_eq!(s.current().map(|(k, e)| (k, e.clone())), p.checked_sub(1).map(|k| (k, events[k].clone())));
+            assert_eq!(
+                s.current().map(|(k, e)| (k, e.clone())),
+                p.checked_sub(1).map(|k| (k, events[k].clone()))
+            );
         }
         assert_eq!(s.reverse_step(), Stop::Start);
         // Jumps back and forth.
@@ -184,9 +183,14 @@ fn phase_input_symbol_and_error_breakpoints() {
     let b_phase = s.add_breakpoint(Kind::parse(&["phase", "resolve"]).unwrap(), None);
     let b_err = s.add_breakpoint(Kind::parse(&["error"]).unwrap(), None);
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b_phase)));
-    assert!(matches!(s.current().unwrap().1, Event::PhaseStart { phase: Phase::Resolve }));
+    assert!(matches!(
+        s.current().unwrap().1,
+        Event::PhaseStart { phase: Phase::Resolve }
+    ));
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b_err)));
-    let Event::Diagnostic(d) = s.current().unwrap().1 else { panic!() };
+    let Event::Diagnostic(d) = s.current().unwrap().1 else {
+        panic!()
+    };
     assert_eq!(d.text, "Undefined reference to 'add_bias' in 'main.cubin'");
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b_err)));
     assert_eq!(s.cont(), Stop::End);
@@ -198,7 +202,10 @@ fn phase_input_symbol_and_error_breakpoints() {
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b)));
     assert!(matches!(s.current().unwrap().1, Event::InputLoaded { input: 2, .. }));
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b)));
-    assert!(matches!(s.current().unwrap().1, Event::MergeInputStart { input: 2, .. }));
+    assert!(matches!(
+        s.current().unwrap().1,
+        Event::MergeInputStart { input: 2, .. }
+    ));
 
     let mut s = session("dump_callgraph_cpp_sm90");
     let mangled: Vec<String> = s
@@ -309,7 +316,10 @@ fn next_finish_and_reverse_movement() {
     // At the start, `next` goes to the first event; from a phase start, to
     // the first input-level event; from an input, to the next input.
     s.next();
-    assert!(matches!(s.current().unwrap().1, Event::PhaseStart { phase: Phase::Read }));
+    assert!(matches!(
+        s.current().unwrap().1,
+        Event::PhaseStart { phase: Phase::Read }
+    ));
     s.next();
     assert!(matches!(s.current().unwrap().1, Event::InputLoaded { input: 0, .. }));
     s.next();
@@ -320,7 +330,10 @@ fn next_finish_and_reverse_movement() {
     s.finish();
     assert!(matches!(s.current().unwrap().1, Event::PhaseEnd { phase: Phase::Read }));
     // Into the merge: from MergeInputStart, `next` skips the input's symbols.
-    let b = s.add_breakpoint(Kind::parse(&["input", "a.cubin"]).unwrap(), Some(culdb::debug::Cond::parse("event == merge_input_start").unwrap()));
+    let b = s.add_breakpoint(
+        Kind::parse(&["input", "a.cubin"]).unwrap(),
+        Some(culdb::debug::Cond::parse("event == merge_input_start").unwrap()),
+    );
     assert_eq!(s.cont(), Stop::Hit(Hit::Break(b)));
     s.delete(b);
     s.next();

@@ -418,3 +418,27 @@ fn mapping_arrays_record_the_weak_loser() {
     assert_ne!(st.maps[a].map_section_index[sa.shndx as usize], 0);
     assert_eq!(st.symbol(wf).unwrap().regcount, Some(24));
 }
+
+/// `.debug_frame` records, 64-bit DWARF as ptxas writes them: a CIE
+/// (id all ones) then an FDE; what `frame_cies` lists is where the CIEs start.
+#[test]
+fn frame_records_find_cies_and_fdes() {
+    let mut d = Vec::new();
+    // CIE: length 0x0c after the 12-byte head, id u64::MAX, 4 bytes of body.
+    d.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+    d.extend_from_slice(&12u64.to_le_bytes());
+    d.extend_from_slice(&u64::MAX.to_le_bytes());
+    d.extend_from_slice(&[3, 0, 4, 0x7c]);
+    // FDE pointing at it.
+    d.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+    d.extend_from_slice(&24u64.to_le_bytes());
+    d.extend_from_slice(&0u64.to_le_bytes());
+    d.extend_from_slice(&[0; 16]);
+    let r = culdb::link::merge::frame_records(&d);
+    assert_eq!(r.len(), 2);
+    assert!(r[0].cie && !r[1].cie && r[0].wide);
+    assert_eq!((r[1].offset, r[1].size), (24, 36));
+    assert_eq!(culdb::link::merge::frame_cies(&d), vec![0]);
+    // A truncated record ends the list rather than failing.
+    assert_eq!(culdb::link::merge::frame_records(&d[..30]).len(), 1);
+}

@@ -76,9 +76,15 @@ fn scripted_repl_stops_at_the_weak_decision_and_shows_both_candidates() {
 fn scripted_repl_why_names_the_input_behind_an_undefined_reference() {
     let name = "err_undefined_func_sm90";
     let (out, _, status) = culdb_in(name, &["repl"], &[], "b error\nc\nwhy add_bias\nc\nc\n");
-    assert!(out.contains("Undefined reference to 'add_bias' in 'main.cubin'"), "{out}");
+    assert!(
+        out.contains("Undefined reference to 'add_bias' in 'main.cubin'"),
+        "{out}"
+    );
     assert!(out.contains("main.cubin (input #0) references it first"), "{out}");
-    assert!(out.contains("still undefined after the merge; referenced by main.cubin"), "{out}");
+    assert!(
+        out.contains("still undefined after the merge; referenced by main.cubin"),
+        "{out}"
+    );
     assert!(out.contains("exit status 255"), "{out}");
     assert_eq!(status, 255);
     assert_eq!(status, expected_status(name));
@@ -136,11 +142,15 @@ fn trace_levels_choose_the_detail() {
             .collect::<Vec<_>>()
     };
     let phase = count("phase");
-    assert!(phase.iter().all(|v| matches!(
-        v["event"].as_str().unwrap(),
-        "phase_start" | "phase_end" | "diagnostic"
-    )));
-    assert!(phase.iter().any(|v| v["event"] == "diagnostic"), "diagnostics are always shown");
+    assert!(
+        phase
+            .iter()
+            .all(|v| matches!(v["event"].as_str().unwrap(), "phase_start" | "phase_end" | "diagnostic"))
+    );
+    assert!(
+        phase.iter().any(|v| v["event"] == "diagnostic"),
+        "diagnostics are always shown"
+    );
     let input = count("input");
     let decision = count("decision");
     let all = count("all");
@@ -160,19 +170,32 @@ fn completion_offers_commands_topics_and_names() {
     let names = Names::of(&s);
     assert!(names.symbols.contains(&"wf".to_string()));
     assert!(names.sections.contains(&".text.wf".to_string()));
-    assert_eq!(complete("rev", &names), (0, vec![
-        "reverse-continue".to_string(),
-        "reverse-next".into(),
-        "reverse-step".into()
-    ]));
+    assert_eq!(
+        complete("rev", &names),
+        (
+            0,
+            vec![
+                "reverse-continue".to_string(),
+                "reverse-next".into(),
+                "reverse-step".into()
+            ]
+        )
+    );
     assert_eq!(complete("info sy", &names), (5, vec!["symbols".to_string()]));
     assert_eq!(complete("break ph", &names), (6, vec!["phase".to_string()]));
     assert_eq!(complete("break phase la", &names), (12, vec!["layout".to_string()]));
     assert_eq!(complete("break input b.", &names).1, vec!["b.cubin".to_string()]);
     assert_eq!(complete("why w", &names).1, vec!["wf".to_string()]);
     assert_eq!(complete("x .text.w", &names).1, vec![".text.wf+".to_string()]);
-    assert_eq!(complete("print section .text.k", &names).1, vec![".text.k_weak".to_string()]);
-    assert!(complete("break reloc R_CUDA_ABS32_L", &names).1.contains(&"R_CUDA_ABS32_LO_32".to_string()));
+    assert_eq!(
+        complete("print section .text.k", &names).1,
+        vec![".text.k_weak".to_string()]
+    );
+    assert!(
+        complete("break reloc R_CUDA_ABS32_L", &names)
+            .1
+            .contains(&"R_CUDA_ABS32_LO_32".to_string())
+    );
     assert!(complete("b symbol nosuch", &names).1.is_empty());
 }
 

@@ -197,8 +197,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 "map" => "maps",
                 "cg" => "callgraph",
                 t => {
-                    let c: Vec<&'static str> =
-                        spec::INFO_TOPICS.iter().copied().filter(|x| x.starts_with(t)).collect();
+                    let c: Vec<&'static str> = spec::INFO_TOPICS.iter().copied().filter(|x| x.starts_with(t)).collect();
                     match c.as_slice() {
                         [one] => *one,
                         [] => return Err(format!("no `info {t}`; topics: {}", spec::INFO_TOPICS.join(", "))),
@@ -212,7 +211,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Command::Info(topic.to_string(), args.get(1).map(|s| s.to_string()))
         }
         "print" => match args {
-            [k @ ("symbol" | "sym" | "section" | "sec" | "reloc" | "relocation"), what] => {
+            [
+                k @ ("symbol" | "sym" | "section" | "sec" | "reloc" | "relocation"),
+                what,
+            ] => {
                 let k = match *k {
                     "sym" | "symbol" => "symbol",
                     "sec" | "section" => "section",
@@ -342,7 +344,11 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
     match c {
         Command::Step(n) | Command::Next(n) if s.at_end() => {
             let _ = n;
-            Output::err(format!("The link has finished ({} events). {}", s.position(), "Use reverse-step, goto or restart."))
+            Output::err(format!(
+                "The link has finished ({} events). {}",
+                s.position(),
+                "Use reverse-step, goto or restart."
+            ))
         }
         Command::Continue | Command::Finish if s.at_end() => Output::err(format!(
             "The link has finished ({} events). Use reverse-continue, goto or run.",
@@ -388,8 +394,14 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
             };
             if let (Stop::End, Some(k)) = (&stop, k) {
                 let mut o = describe_stop(s, &stop);
-                o.insert_str(0, &format!("The link has only {} events; no event #{k}.\n", s.position()));
-                return Output { error: true, ..Output::ok(o) };
+                o.insert_str(
+                    0,
+                    &format!("The link has only {} events; no event #{k}.\n", s.position()),
+                );
+                return Output {
+                    error: true,
+                    ..Output::ok(o)
+                };
             }
             moved(s, stop)
         }
@@ -413,8 +425,15 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
                 },
                 None,
             );
-            let now = match breakpoint::watched(s.state(), name) {
-                Some(sym) => format!(" (now {})", crate::link::event::shown(&sym.name)),
+            let st = s.state();
+            let now = match breakpoint::watched(st, name) {
+                Some(sym) if sym.is_defined() => format!(
+                    " (now {} in {}, from {})",
+                    crate::link::event::shown(&sym.name),
+                    st.place_name(sym.place),
+                    st.input_name(sym.input)
+                ),
+                Some(sym) => format!(" (now {} is undefined)", crate::link::event::shown(&sym.name)),
                 None => " (not in the link yet)".into(),
             };
             Output::ok(format!("Watchpoint {id}: symbol {name}{now}\n"))

@@ -3,6 +3,7 @@
 //! and the containers cubins travel in (fatbins, host objects, archives).
 
 pub mod archive;
+pub mod build;
 pub mod callgraph;
 pub mod catalog;
 pub mod compat;

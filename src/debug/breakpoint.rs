@@ -248,10 +248,7 @@ impl Cmp {
             Value::Null => "none".into(),
             other => other.to_string(),
         };
-        let is_name = matches!(
-            self.field.rsplit('.').next(),
-            Some("name" | "symbol" | "function")
-        );
+        let is_name = matches!(self.field.rsplit('.').next(), Some("name" | "symbol" | "function"));
         if let (Some(a), Some(b)) = (got.as_f64(), parse_num(&self.value)) {
             return match self.op {
                 Op::Eq => a == b,
@@ -364,7 +361,9 @@ impl Kind {
                     && !t.contains('*')
                     && reloc_type_number(t).is_none()
                 {
-                    return Err(format!("no relocation type `{t}` (e.g. R_CUDA_ABS32_LO_32, ABS32_LO_32, or a number)"));
+                    return Err(format!(
+                        "no relocation type `{t}` (e.g. R_CUDA_ABS32_LO_32, ABS32_LO_32, or a number)"
+                    ));
                 }
                 Ok(Kind::Reloc { rtype, section, offset })
             }
@@ -534,7 +533,10 @@ fn reloc_fields(e: &Event, state: &LinkState) -> Option<(String, String, Option<
                 Some(Value::String(s)) => (s.clone(), state.section_named(s)),
                 Some(Value::Number(n)) => {
                     let i = n.as_u64().unwrap_or(0) as usize;
-                    (state.sections.get(i).map(|s| s.name.clone()).unwrap_or_default(), Some(i))
+                    (
+                        state.sections.get(i).map(|s| s.name.clone()).unwrap_or_default(),
+                        Some(i),
+                    )
                 }
                 _ => (String::new(), None),
             };

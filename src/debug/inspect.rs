@@ -256,7 +256,11 @@ pub fn maps(st: &LinkState, which: Option<&str>) -> Result<String, String> {
             let _ = writeln!(
                 o,
                 "    [{k:>3}] {:<32} -> {:>5}{}",
-                if name.is_empty() { "(unnamed)".into() } else { names::shown(&name) },
+                if name.is_empty() {
+                    "(unnamed)".into()
+                } else {
+                    names::shown(&name)
+                },
                 out,
                 if m.weak_processed.get(k).copied().unwrap_or(false) {
                     "  weak_processed"
@@ -489,7 +493,9 @@ pub fn events(s: &Session, arg: Option<&str>) -> Result<String, String> {
                 (f.min(evs.len()), (t + 1).min(evs.len()))
             }
             None => {
-                let n: usize = a.parse().map_err(|_| format!("`{a}` is not a count, `all` or FROM-TO"))?;
+                let n: usize = a
+                    .parse()
+                    .map_err(|_| format!("`{a}` is not a count, `all` or FROM-TO"))?;
                 (evs.len().saturating_sub(n), evs.len())
             }
         },
@@ -549,11 +555,7 @@ pub fn print_symbol(st: &LinkState, pattern: &str) -> Result<String, String> {
             Place::Common { align } => format!("COMMON (align {align})"),
             p => st.place_name(p),
         };
-        let _ = writeln!(
-            o,
-            "  section {place}  value {:#x}  size {:#x}",
-            sym.value, sym.size
-        );
+        let _ = writeln!(o, "  section {place}  value {:#x}  size {:#x}", sym.value, sym.size);
         let _ = writeln!(
             o,
             "  from input #{} {}  registers {}{}",
@@ -645,12 +647,7 @@ pub fn print_reloc(st: &LinkState, what: &str) -> Result<String, String> {
         let r = &st.relocs[i];
         o.push_str(&reloc_line(st, i, r));
         o.push('\n');
-        let _ = writeln!(
-            o,
-            "  {}, symbol index {}",
-            if r.rela { "RELA" } else { "REL" },
-            r.sym.0
-        );
+        let _ = writeln!(o, "  {}, symbol index {}", if r.rela { "RELA" } else { "REL" }, r.sym.0);
     }
     Ok(o)
 }
@@ -715,7 +712,10 @@ pub fn examine(st: &LinkState, what: &str, len: Option<u64>) -> Result<String, S
     }
     let total = sec.data.len() as u64;
     if off >= total {
-        return Err(format!("offset {off:#x} is past the end of {} ({total:#x} bytes)", sec.name));
+        return Err(format!(
+            "offset {off:#x} is past the end of {} ({total:#x} bytes)",
+            sec.name
+        ));
     }
     let end = off.saturating_add(len.unwrap_or(64)).min(total);
     let relocs: Vec<(usize, &OutReloc)> = st.relocs.iter().enumerate().filter(|(_, r)| r.section == si).collect();
@@ -770,10 +770,7 @@ pub fn why(s: &Session, pattern: &str) -> Result<String, String> {
         name_seen.get_or_insert_with(|| name.clone());
         let line = match e {
             Event::SymbolMapped {
-                input,
-                resolution,
-                out,
-                ..
+                input, resolution, out, ..
             } => {
                 use crate::link::event::Resolution as R;
                 let inp = format!("{} (input #{input}{})", st.input_name(*input), origin_note(st, *input));
@@ -832,7 +829,12 @@ pub fn why(s: &Session, pattern: &str) -> Result<String, String> {
     let title = name_seen
         .or_else(|| found.first().map(|(_, s)| s.name.clone()))
         .unwrap_or_else(|| pattern.to_string());
-    let _ = writeln!(o, "why {} (as of event #{}):", names::shown(&title), s.position().saturating_sub(1));
+    let _ = writeln!(
+        o,
+        "why {} (as of event #{}):",
+        names::shown(&title),
+        s.position().saturating_sub(1)
+    );
     for c in chain {
         let _ = writeln!(o, "  {c}");
     }
@@ -928,7 +930,10 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
                 .collect();
             let source = d.get("source").and_then(Value::as_str).unwrap_or("?");
             if actions.is_empty() {
-                let _ = writeln!(o, "  descriptor: no actions (layout {source}): culdb never patches this type");
+                let _ = writeln!(
+                    o,
+                    "  descriptor: no actions (layout {source}): culdb never patches this type"
+                );
             } else {
                 let _ = writeln!(o, "  descriptor (layout {source}): {}", actions.join("; "));
             }
@@ -951,12 +956,12 @@ pub fn explain(s: &Session, what: &str) -> Result<String, String> {
                     if let Some(idx) = v.get("index").and_then(Value::as_u64) {
                         idx == i as u64
                     } else {
-                    let sec_ok = match v.get("section") {
-                        Some(Value::String(n)) => *n == sec_name,
-                        Some(Value::Number(n)) => n.as_u64() == Some(r.section as u64),
-                        _ => false,
-                    };
-                    sec_ok && v.get("offset").and_then(Value::as_u64) == Some(r.offset)
+                        let sec_ok = match v.get("section") {
+                            Some(Value::String(n)) => *n == sec_name,
+                            Some(Value::Number(n)) => n.as_u64() == Some(r.section as u64),
+                            _ => false,
+                        };
+                        sec_ok && v.get("offset").and_then(Value::as_u64) == Some(r.offset)
                     }
                 }
                 _ => false,

@@ -253,7 +253,8 @@ impl Session {
         }
         self.pos += 1;
         let boundary = matches!(self.history[self.pos - 1], Event::PhaseStart { .. });
-        if (boundary || self.pos.is_multiple_of(self.interval)) && self.checkpoints.last().is_some_and(|c| c.pos < self.pos)
+        if (boundary || self.pos.is_multiple_of(self.interval))
+            && self.checkpoints.last().is_some_and(|c| c.pos < self.pos)
         {
             self.checkpoint();
         }

@@ -82,8 +82,21 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
             order.push(Slot::Section(note.name.clone()));
         }
     }
+    // The unified tables' entry sections and the index come next (`link::uft`).
+    let early = |name: &str| super::uft::EARLY_SECTION_SYMBOLS.contains(&name);
+    for &name in super::uft::EARLY_SECTION_SYMBOLS {
+        let present = st.section_named(name).is_some_and(|k| !st.sections[k].removed)
+            || st.tables.iter().any(|t| t.name == name);
+        if present && !has_section_symbol(name) {
+            order.push(Slot::Section(name.into()));
+        }
+    }
+    // On sm_100+ a local an input lists after its globals (the
+    // `.nv.constant0.<kernel>` section symbols) stays after the globals in
+    // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100).
+    let trailing = trailing_locals(st);
     for (i, s) in st.all_symbols() {
-        if i.0 > 0 && !s.removed {
+        if i.0 > 0 && !s.removed && !trailing.contains(&i) {
             order.push(Slot::State(i));
         }
     }
@@ -91,7 +104,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         order.push(Slot::Section(".nv.callgraph".into()));
     }
     for t in &st.tables {
-        if !has_section_symbol(&t.name) {
+        if !has_section_symbol(&t.name) && !early(&t.name) {
             order.push(Slot::Section(t.name.clone()));
         }
     }
@@ -119,6 +132,14 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         .collect();
     globals.sort_by_key(|(_, k)| *k);
     order.extend(globals.into_iter().map(|(i, _)| Slot::State(i)));
+    let mut first_global = first_global;
+    for (i, s) in st.all_symbols() {
+        if i.0 > 0 && !s.removed && trailing.contains(&i) {
+            order.push(Slot::State(i));
+            // sh_info is one past the last local.
+            first_global = order.len() as u32;
+        }
+    }
     let index = order
         .iter()
         .enumerate()
@@ -133,6 +154,42 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         first_global,
     }
 }
+
+/// The locals some input lists after its first global symbol.
+fn trailing_locals(st: &LinkState) -> std::collections::HashSet<SymIdx> {
+    let mut out = std::collections::HashSet::new();
+    // sm_90 inputs end the same way, but nvlink lists those among the
+    // other locals there (arch_sm90_smoke).
+    if st.mercury.is_empty() {
+        return out;
+    }
+    // A kernel whose constant bank holds image header indices has a
+    // Mercury header table, whose section symbol the Mercury table lists
+    // among its locals: the classic one is a local there too
+    // (texref_helper_sm100).
+    let with_headers: std::collections::HashSet<usize> = st
+        .relocs
+        .iter()
+        .filter(|r| r.live && matches!(r.rtype, R_CUDA_TEX_HEADER_INDEX | R_CUDA_SURF_HEADER_INDEX))
+        .map(|r| r.section)
+        .collect();
+    for maps in &st.maps {
+        let Some(first) = maps.map_symbol_index.iter().position(|&m| m < 0) else {
+            continue;
+        };
+        for &m in &maps.map_symbol_index[first..] {
+            let placed = st.symbol(SymIdx(m)).map(|s| s.place);
+            if m > 0 && !matches!(placed, Some(Place::Section(k)) if with_headers.contains(&k)) {
+                out.insert(SymIdx(m));
+            }
+        }
+    }
+    out
+}
+
+/// R_CUDA_TEX_HEADER_INDEX and R_CUDA_SURF_HEADER_INDEX.
+const R_CUDA_TEX_HEADER_INDEX: u32 = 6;
+const R_CUDA_SURF_HEADER_INDEX: u32 = 52;
 
 /// The section type nvlink gives an output section: a final link (ET_EXEC)
 /// turns the CUDA memory-space types into plain PROGBITS and NOBITS (corpus:
@@ -217,6 +274,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         .map(|r| crate::cubin::read::parse(&r.data).ok())
         .collect();
     let relocatable = setup.relocatable;
+    let mercury = !st.mercury.is_empty();
     let owners = super::layout::text_owners(st);
 
     let mut sections: Vec<Section<'static>> = vec![section("", SHT_NULL, 0, 0, 0, Vec::new())];
@@ -259,8 +317,22 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         sections[i].link = symtab as u32;
     }
     if !st.compat.is_empty() {
+        // An object built for another SM than the target cannot take the
+        // finalizer's fast path: nvlink zeroes CAN_FASTPATH_FINALIZE
+        // (arch_sm100_obj_into_sm103: 9 → 0).
+        let target_sm = crate::arch::profiles::lookup(&setup.arch).map(|p| p.sm);
+        let foreign = target_sm.is_some_and(|t| st.inputs.iter().any(|i| i.sm != 0 && i.sm != t));
+        let mut entries = st.compat.clone();
+        if foreign {
+            for e in entries
+                .iter_mut()
+                .filter(|e| e.attr == crate::cubin::compat::code::CAN_FASTPATH_FINALIZE)
+            {
+                zero_value(&mut e.value);
+            }
+        }
         let c = Compat {
-            entries: st.compat.clone(),
+            entries,
             trailing: Vec::new(),
         };
         add(
@@ -356,6 +428,12 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         }
         let sh_type = output_section_type(s.sh_type, relocatable);
         let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        // Symbol indices inside the bytes (unified-table entries, `link::uft`).
+        for f in st.sym_fixups.iter().filter(|f| f.section == k) {
+            if let Some(w) = o.data.to_mut().get_mut(f.offset as usize..f.offset as usize + 4) {
+                w.copy_from_slice(&sym_out(f.sym).to_le_bytes());
+            }
+        }
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
@@ -414,7 +492,12 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         .map(|slot| match slot {
             Slot::State(i) => match st.symbol(*i) {
                 Some(s) => {
-                    let (binding, sym_type, other) = output_symbol(s, relocatable);
+                    let (binding, mut sym_type, other) = output_symbol(s, relocatable);
+                    // sm_100+ outputs state the shared-memory reservations
+                    // nvlink defines as CUDA objects (weak_func_vsm_low_first_sm100).
+                    if mercury && s.place == Place::Undefined && s.name.starts_with(".nv.reservedSmem.") {
+                        sym_type = STT_CUDA_OBJECT;
+                    }
                     Symbol {
                         name: s.name.clone(),
                         value: s.value,
@@ -536,6 +619,18 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         }
     }
     (shstr, strtab)
+}
+
+/// The same value with every payload bit cleared.
+fn zero_value(v: &mut crate::cubin::nvinfo::Value) {
+    use crate::cubin::nvinfo::{Block, Value};
+    match v {
+        Value::Byte { value, .. } => *value = 0,
+        Value::Half { value } => *value = 0,
+        Value::Block(Block::Words { words }) => words.iter_mut().for_each(|w| *w = 0),
+        Value::Block(Block::Bytes { bytes }) => bytes.iter_mut().for_each(|b| *b = 0),
+        _ => {}
+    }
 }
 
 fn null_symbol() -> Symbol {

@@ -60,6 +60,8 @@ pub enum LayoutEvent {
     Dropped { name: String, reason: String },
     /// A decision of the bindless sub-phase (`link::bindless`).
     Bindless(super::bindless::BindlessEvent),
+    /// A decision of the unified-table sub-phase (`link::uft`).
+    Uft(super::uft::UftEvent),
 }
 
 impl fmt::Display for LayoutEvent {
@@ -86,6 +88,7 @@ impl fmt::Display for LayoutEvent {
                 write!(f, "left out {}: {reason}", super::event::shown(name))
             }
             LayoutEvent::Bindless(e) => e.fmt(f),
+            LayoutEvent::Uft(e) => e.fmt(f),
         }
     }
 }

@@ -850,6 +850,24 @@ impl InputMerge {
         });
     }
 
+    /// The addend of a `.debug_frame` CIE pointer. ptxas for sm_100+ writes
+    /// the offset the CIE has in `.nv.merc.debug_frame`; nvlink points at
+    /// the classic CIE of the same rank (arch_sm100_smoke: lib.cubin's
+    /// `.debug_frame + 0x70` is its second CIE, at 0x68).
+    fn frame_addend(&self, target: usize, addend: i64) -> i64 {
+        let Some(classic) = self.cubin.sections.get(target).filter(|x| x.name == ".debug_frame") else {
+            return addend;
+        };
+        let Some((_, merc)) = self.cubin.section_by_name(".nv.merc.debug_frame") else {
+            return addend;
+        };
+        let (c, m) = (frame_cies(&classic.data), frame_cies(&merc.data));
+        match m.iter().position(|&o| o as i64 == addend) {
+            Some(k) if c.len() == m.len() => c[k] as i64,
+            _ => addend,
+        }
+    }
+
     fn relocations(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
         let s = self.cubin.sections[j].clone();
         let target = s.info as usize;
@@ -899,12 +917,23 @@ impl InputMerge {
                     }
                 }
             };
+            let addend = if debug
+                && self
+                    .cubin
+                    .symbols
+                    .get(r.sym as usize)
+                    .is_some_and(|y| y.sym_type == STT_SECTION && y.shndx as usize == target)
+            {
+                self.frame_addend(target, r.addend)
+            } else {
+                r.addend
+            };
             let rec = OutReloc {
                 section: out,
                 offset: base + r.offset,
                 rtype: r.rtype,
                 sym,
-                addend: r.addend,
+                addend,
                 rela: s.sh_type == SHT_RELA,
                 input: self.input,
                 live: true,
@@ -920,6 +949,64 @@ impl InputMerge {
         }
         Ok(())
     }
+}
+
+/// The offsets of the CIEs of a `.debug_frame` (32- or 64-bit DWARF).
+pub fn frame_cies(d: &[u8]) -> Vec<u64> {
+    frame_records(d)
+        .into_iter()
+        .filter(|r| r.cie)
+        .map(|r| r.offset)
+        .collect()
+}
+
+/// One CIE or FDE of a `.debug_frame`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameRecord {
+    pub offset: u64,
+    /// Whole record, length field included.
+    pub size: u64,
+    pub cie: bool,
+    /// 64-bit DWARF.
+    pub wide: bool,
+}
+
+/// The records of a `.debug_frame`, up to the first malformed one.
+pub fn frame_records(d: &[u8]) -> Vec<FrameRecord> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    let word = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let dword = |o: usize| {
+        d.get(o..o + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+    };
+    while at < d.len() {
+        let Some(len32) = word(at) else { break };
+        let (wide, len, head) = if len32 == 0xffff_ffff {
+            let Some(l) = dword(at + 4) else { break };
+            (true, l, 12u64)
+        } else {
+            (false, len32 as u64, 4u64)
+        };
+        let Some(size) = len.checked_add(head) else { break };
+        if len == 0 || size > (d.len() - at) as u64 {
+            break;
+        }
+        let id_at = at + head as usize;
+        let cie = if wide {
+            dword(id_at) == Some(u64::MAX)
+        } else {
+            word(id_at) == Some(u32::MAX)
+        };
+        out.push(FrameRecord {
+            offset: at as u64,
+            size,
+            cie,
+            wide,
+        });
+        at += size as usize;
+    }
+    out
 }
 
 /// nvlink's classification of a section by name (seed 001: NOBITS and

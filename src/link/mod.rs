@@ -23,6 +23,7 @@ pub mod reach;
 pub mod reloc;
 pub mod state;
 pub mod uft;
+pub mod uidx;
 pub mod weak;
 
 use std::path::{Path, PathBuf};
@@ -39,7 +40,8 @@ pub fn linker_for(args: &[String], dir: &Path) -> Result<Linker, options::Option
 
 /// A linker for parsed options.
 pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
-    let setup = LinkSetup::from_options(opts);
+    let mut setup = LinkSetup::from_options(opts);
+    setup.base_dir = Some(dir.to_path_buf());
     let target = crate::arch::lookup(&setup.arch);
     let mut lib_paths = opts.library_paths.clone();
     if let Ok(lp) = std::env::var("LIBRARY_PATH") {

@@ -39,6 +39,11 @@ pub struct LinkSetup {
     pub variables_used: Vec<String>,
     /// `-ignore-host-info`: the host objects' kernel lists do not limit the kernels kept.
     pub ignore_host_info: bool,
+    /// `--uidx-file` / `-uidx`: the index file ordering the unified tables (`link::uidx`).
+    pub uidx_file: Option<String>,
+    /// The folder relative file names given in options (`-uidx`) are read
+    /// from; None for the current folder.
+    pub base_dir: Option<std::path::PathBuf>,
 }
 
 impl LinkSetup {
@@ -54,6 +59,8 @@ impl LinkSetup {
             kernels_used: o.kernels_used.clone(),
             variables_used: o.variables_used.clone(),
             ignore_host_info: o.ignore_host_info,
+            uidx_file: o.uidx_file.clone(),
+            base_dir: None,
         }
     }
 }

@@ -199,6 +199,14 @@ pub struct OutCallEdge {
     pub live: bool,
 }
 
+/// A symbol index to write into a section's bytes at emit time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SymFixup {
+    pub section: usize,
+    pub offset: u64,
+    pub sym: SymIdx,
+}
+
 /// One input cubin as the merge phase sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InputRecord {
@@ -272,6 +280,10 @@ pub struct LinkState {
     /// The Mercury (sm_100+) companion sections, relocations and records
     /// the merge collected (`link::mercury`); emitted beside the classic ones.
     pub mercury: super::mercury::MercState,
+    /// Symbol indices stored inside section bytes (the `symidx` word of
+    /// `.nv.uft.entry`/`.nv.udt.entry` records, `link::uft`): emit writes the
+    /// symbol's output index as a little-endian u32 at (section, offset).
+    pub sym_fixups: Vec<SymFixup>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     #[serde(skip)]
