@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
-use crate::cubin::model::{Cubin, Header, Reloc, Section, Symbol};
+use crate::cubin::model::{PT_LOAD, PT_PHDR, Segment, SegmentCovers, Cubin, Header, Reloc, Section, Symbol};
 use crate::cubin::nvinfo::NvInfo;
 use crate::cubin::{compat::Compat, write};
 
@@ -422,10 +422,22 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
     }
-    for (k, s) in st.sections.iter().enumerate().skip(1) {
-        if s.removed {
-            continue;
+    // Code and data last, in the order the program headers want them:
+    // sections not loaded, then read-only loaded ones (constant banks, code),
+    // then writable ones with contents, then writable NOBITS ones.
+    let load_group = |s: &super::state::OutSection| -> u8 {
+        match (s.flags & SHF_ALLOC != 0, s.flags & SHF_WRITE != 0, s.nobits) {
+            (false, _, _) => 0,
+            (true, false, _) => 1,
+            (true, true, false) => 2,
+            (true, true, true) => 3,
         }
+    };
+    let mut code_and_data: Vec<usize> = (1..st.sections.len()).filter(|&k| !st.sections[k].removed).collect();
+    code_and_data.sort_by_key(|&k| load_group(&st.sections[k]));
+    let mut groups: [Option<(usize, usize)>; 4] = [None; 4];
+    for k in code_and_data {
+        let s = &st.sections[k];
         let sh_type = output_section_type(s.sh_type, relocatable);
         let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
         // Symbol indices inside the bytes (unified-table entries, `link::uft`).
@@ -447,6 +459,8 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         }
         let i = add(&mut sections, o);
         out_index.insert(k, i);
+        let g = &mut groups[load_group(s) as usize];
+        *g = Some(g.map_or((i, i), |(first, _)| (first, i)));
     }
     // Per-function sections (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, …) point
     // at their function's code through sh_info, as in the inputs.
@@ -528,16 +542,52 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         })
         .collect();
 
+    let segments = if relocatable { Vec::new() } else { program_headers(&groups) };
     let mut cubin = Cubin {
         header,
         sections,
         symbols,
         merc_symbols: Vec::new(),
-        segments: Vec::new(),
+        segments,
     };
     // Mercury (sm_100+) companion sections and their own symbol table.
     super::mercury::emit(st, &mut cubin).map_err(EmitError)?;
     Ok(cubin)
+}
+
+/// The program headers of an executable, as nvlink writes them for sm_90:
+/// PT_PHDR, a read+execute PT_LOAD over the read-only loaded sections
+/// (constant banks, code), a read+write PT_LOAD over the writable ones
+/// (initialized, then NOBITS), and a PT_LOAD mapping the header table. The
+/// driver (and cuobjdump) need them; the equivalence contract does not
+/// compare them. `groups[1..=3]` are the index ranges of those sections.
+fn program_headers(groups: &[Option<(usize, usize)>; 4]) -> Vec<Segment> {
+    const PF_X: u32 = 1;
+    const PF_W: u32 = 2;
+    const PF_R: u32 = 4;
+    let seg = |p_type: u32, p_flags: u32, covers: SegmentCovers| Segment {
+        p_type,
+        p_flags,
+        p_align: 8,
+        vaddr: 0,
+        paddr: 0,
+        covers,
+    };
+    let mut out = vec![seg(PT_PHDR, PF_R | PF_X, SegmentCovers::ProgramHeaders)];
+    if let Some((first, last)) = groups[1] {
+        out.push(seg(PT_LOAD, PF_R | PF_X, SegmentCovers::Sections { first, last }));
+    }
+    let writable = match (groups[2], groups[3]) {
+        (Some((first, _)), Some((_, last))) | (Some((first, last)), None) | (None, Some((first, last))) => {
+            Some((first, last))
+        }
+        (None, None) => None,
+    };
+    if let Some((first, last)) = writable {
+        out.push(seg(PT_LOAD, PF_R | PF_W, SegmentCovers::Sections { first, last }));
+    }
+    out.push(seg(PT_LOAD, PF_R | PF_X, SegmentCovers::ProgramHeaders));
+    out
 }
 
 /// The contents nvlink's `.shstrtab` and `.strtab` hold, as string pools
