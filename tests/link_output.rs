@@ -53,7 +53,9 @@ fn corpus_conforms_as_listed() {
     }
     for name in &listed {
         if !results.iter().any(|r| &r.case == name) {
-            bad.push(format!("tests/data/conformance.txt lists {name}, which is not a corpus case"));
+            bad.push(format!(
+                "tests/data/conformance.txt lists {name}, which is not a corpus case"
+            ));
         }
     }
     let s = conform::summarize(&results);

@@ -379,6 +379,8 @@ impl Session {
 
     /// The next event at the current level or a coarser one (the next
     /// input, symbol, section, relocation), stopping at breakpoints.
+    /// (gdb's `next`; not an iterator.)
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Stop {
         let lvl = self.next_level();
         self.run_until(|s, k| class::level(&s.history[k]) <= lvl)

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
-use crate::cubin::model::{PT_LOAD, PT_PHDR, Segment, SegmentCovers, Cubin, Header, Reloc, Section, Symbol};
+use crate::cubin::model::{Cubin, Header, PT_LOAD, PT_PHDR, Reloc, Section, Segment, SegmentCovers, Symbol};
 use crate::cubin::nvinfo::NvInfo;
 use crate::cubin::{compat::Compat, write};
 
@@ -85,8 +85,8 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // The unified tables' entry sections and the index come next (`link::uft`).
     let early = |name: &str| super::uft::EARLY_SECTION_SYMBOLS.contains(&name);
     for &name in super::uft::EARLY_SECTION_SYMBOLS {
-        let present = st.section_named(name).is_some_and(|k| !st.sections[k].removed)
-            || st.tables.iter().any(|t| t.name == name);
+        let present =
+            st.section_named(name).is_some_and(|k| !st.sections[k].removed) || st.tables.iter().any(|t| t.name == name);
         if present && !has_section_symbol(name) {
             order.push(Slot::Section(name.into()));
         }
@@ -542,7 +542,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         })
         .collect();
 
-    let segments = if relocatable { Vec::new() } else { program_headers(&groups) };
+    let segments = if relocatable {
+        Vec::new()
+    } else {
+        program_headers(&groups)
+    };
     let mut cubin = Cubin {
         header,
         sections,
