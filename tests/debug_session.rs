@@ -376,3 +376,38 @@ fn disabled_and_deleted_breakpoints_do_not_stop() {
     s.restart();
     assert_eq!(s.cont(), Stop::End);
 }
+
+#[test]
+fn watchpoints_find_symbols_by_demangled_name() {
+    let mut s = session("dump_callgraph_cpp_sm90");
+    let st = s.final_state();
+    let target = st
+        .globals
+        .iter()
+        .map(|g| g.name.clone())
+        .find(|n| n.starts_with("_Z"))
+        .expect("a C++ symbol");
+    let bare = culdb::demangle::demangle(&target)
+        .unwrap()
+        .split('(')
+        .next()
+        .unwrap()
+        .to_string();
+    s.add_breakpoint(
+        Kind::Watch {
+            symbol: bare.clone(),
+            last: None,
+        },
+        None,
+    );
+    let Stop::Hit(Hit::Watch { old, new, .. }) = s.cont() else {
+        panic!("watch {bare} never hit")
+    };
+    assert!(old.is_none());
+    assert_eq!(new.unwrap().name, target);
+    // The same after moving back past its creation and forward again.
+    let at = s.position();
+    s.restart();
+    assert!(matches!(s.cont(), Stop::Hit(Hit::Watch { .. })));
+    assert_eq!(s.position(), at);
+}

@@ -546,6 +546,52 @@ fn reloc_fields(e: &Event, state: &LinkState) -> Option<(String, String, Option<
     }
 }
 
+/// Where a watchpoint's symbol was found, so that it is not looked for by
+/// demangling every symbol at every event.
+#[derive(Debug, Clone, Default)]
+pub struct WatchCache {
+    found: Option<crate::link::state::SymIdx>,
+    locals_seen: usize,
+    globals_seen: usize,
+}
+
+/// [`watched`], looking only at the symbols added since the last call
+/// (output symbol indices never change once given).
+pub fn watched_cached(state: &LinkState, pattern: &str, cache: &mut WatchCache) -> Option<OutSymbol> {
+    if let Some(i) = cache.found {
+        match state.symbol(i) {
+            Some(s) if s.name == pattern || names::symbol_matches(pattern, &s.name) => return Some(s.clone()),
+            _ => *cache = WatchCache::default(),
+        }
+    }
+    if cache.locals_seen > state.locals.len() || cache.globals_seen > state.globals.len() {
+        *cache = WatchCache::default();
+    }
+    if let Some(i) = state.lookup(pattern) {
+        cache.found = Some(i);
+        return state.symbol(i).cloned();
+    }
+    let new_locals = state.locals.iter().enumerate().skip(cache.locals_seen);
+    let hit_local = new_locals
+        .map(|(k, s)| (crate::link::state::SymIdx(k as i32 + 1), s))
+        .find(|(_, s)| names::symbol_matches(pattern, &s.name));
+    let hit = hit_local.or_else(|| {
+        state
+            .globals
+            .iter()
+            .enumerate()
+            .skip(cache.globals_seen)
+            .map(|(k, s)| (crate::link::state::SymIdx(-(k as i32) - 1), s))
+            .find(|(_, s)| names::symbol_matches(pattern, &s.name))
+    });
+    cache.locals_seen = state.locals.len();
+    cache.globals_seen = state.globals.len();
+    hit.map(|(i, s)| {
+        cache.found = Some(i);
+        s.clone()
+    })
+}
+
 /// The record a watchpoint compares: the symbol named `pattern` (exact
 /// name first, then demangled), None while the link has no such symbol.
 pub fn watched(state: &LinkState, pattern: &str) -> Option<OutSymbol> {

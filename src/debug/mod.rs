@@ -63,6 +63,8 @@ pub struct Session {
     checkpoints: Vec<Checkpoint>,
     interval: usize,
     breakpoints: Vec<Breakpoint>,
+    /// Where each watchpoint's symbol was found, by breakpoint number.
+    watch_cache: std::collections::HashMap<usize, breakpoint::WatchCache>,
     next_id: usize,
 }
 
@@ -88,6 +90,7 @@ impl Session {
             }],
             interval: 256,
             breakpoints: Vec::new(),
+            watch_cache: Default::default(),
             next_id: 1,
         }
     }
@@ -210,11 +213,13 @@ impl Session {
     pub fn delete(&mut self, id: usize) -> bool {
         let n = self.breakpoints.len();
         self.breakpoints.retain(|b| b.id != id);
+        self.watch_cache.remove(&id);
         n != self.breakpoints.len()
     }
 
     pub fn delete_all(&mut self) {
         self.breakpoints.clear();
+        self.watch_cache.clear();
     }
 
     /// Enables or disables a breakpoint; false when there is none with that number.
@@ -301,7 +306,7 @@ impl Session {
         for b in self.breakpoints.iter_mut().filter(|b| b.enabled) {
             let h = match &mut b.kind {
                 Kind::Watch { symbol, last } => {
-                    let now = breakpoint::watched(state, symbol);
+                    let now = breakpoint::watched_cached(state, symbol, self.watch_cache.entry(b.id).or_default());
                     if now != *last {
                         let old = std::mem::replace(last, now.clone());
                         Some(Hit::Watch {
@@ -330,10 +335,10 @@ impl Session {
     /// Watchpoints take the record at the clock as their reference (after
     /// moving backwards or jumping, a change is measured from here).
     fn resync_watches(&mut self) {
-        let state = self.linker.state().clone();
+        let state = self.linker.state();
         for b in &mut self.breakpoints {
             if let Kind::Watch { symbol, last } = &mut b.kind {
-                *last = breakpoint::watched(&state, symbol);
+                *last = breakpoint::watched_cached(state, symbol, self.watch_cache.entry(b.id).or_default());
             }
         }
     }
