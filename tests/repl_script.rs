@@ -207,7 +207,14 @@ fn scripted_session_runs_in_process_too() {
     let mut out = Vec::new();
     let status = culdb::repl::scripted(&mut s, "b weak\nc\nrs\nwhere\n".as_bytes(), &mut out);
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("(culdb) rs\n#79 "), "{out}");
-    assert!(out.contains("clock 80 (event #79)"), "{out}");
+    // The weak decision's number, then one event before it.
+    let k: usize = out
+        .split("Breakpoint 1 (weak)\n#")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("stopped at the weak decision");
+    assert!(out.contains(&format!("(culdb) rs\n#{} ", k - 1)), "{out}");
+    assert!(out.contains(&format!("clock {k} (event #{})", k - 1)), "{out}");
     assert_eq!(status, expected_status("weak_func_regs_unequal_fewer_first_sm90"));
 }
