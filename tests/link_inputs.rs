@@ -273,6 +273,9 @@ fn case(dir: &Path) -> Case {
             c.target = a.to_string();
         } else if w == "-arch" {
             c.target = words.next().unwrap().to_string();
+        } else if matches!(w, "-uidx" | "--uidx-file") {
+            // Its value is the index file, not an input.
+            words.next();
         } else if let Some(d) = w.strip_prefix("-L") {
             c.lib_paths.push(d.to_string());
         } else if w.starts_with("-l") || !w.starts_with('-') {
