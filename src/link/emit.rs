@@ -231,7 +231,8 @@ pub fn output_symbol(s: &super::state::OutSymbol, relocatable: bool) -> (u8, u8,
     (binding, sym_type, other)
 }
 
-fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
+/// A new output section with no link, info or relocations yet.
+pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
     Section {
         name: name.to_string(),
         sh_type,
@@ -701,14 +702,8 @@ fn null_symbol() -> Symbol {
 
 /// The input section that gave state section `k` its (live) contents.
 fn input_section<'a>(st: &LinkState, parsed: &'a [Option<Cubin<'a>>], k: usize) -> Option<&'a Section<'a>> {
-    let sec = st.sections.get(k)?;
-    let c = sec
-        .contributions
-        .iter()
-        .rev()
-        .find(|c| c.live)
-        .or(sec.contributions.last())?;
-    parsed.get(c.input)?.as_ref()?.sections.get(c.in_section)
+    let (input, in_section) = super::layout::input_of(st, k)?;
+    parsed.get(input)?.as_ref()?.sections.get(in_section)
 }
 
 /// The state section that the input's sh_info link of state section `k` names.

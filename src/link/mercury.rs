@@ -613,22 +613,6 @@ fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) 
 
 // ---- emit ----------------------------------------------------------------------
 
-fn new_section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
-    Section {
-        name: name.to_string(),
-        sh_type,
-        flags,
-        addr: 0,
-        link: 0,
-        info: 0,
-        align,
-        entsize,
-        data: data.into(),
-        nobits_size: 0,
-        relocs: Vec::new(),
-    }
-}
-
 /// Whether nvlink resolves Mercury relocation `r` itself (and leaves it out).
 fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     if r.rtype == R_MERCURY_UNUSED_CLEAR64 {
@@ -707,7 +691,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // Section order: the symbol table, debug sections, nv.info, the copies,
     // relocations, then constants, code (in classic code order) and the rest.
     let symtab = c.sections.len();
-    c.sections.push(new_section(
+    c.sections.push(super::emit::section(
         ".nv.merc.symtab",
         SHT_CUDA_MERC_SYMTAB,
         SHF_MERCURY,
@@ -719,7 +703,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     let mut out_of: HashMap<usize, usize> = HashMap::new();
     let push_data = |c: &mut Cubin<'static>, out_of: &mut HashMap<usize, usize>, k: usize| {
         let s = &m.sections[k];
-        let mut o = new_section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        let mut o = super::emit::section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
@@ -746,7 +730,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         && info_at(c, &x.classic).is_some()
     {
         copies.push((c.sections.len(), x));
-        let mut s = new_section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        let mut s = super::emit::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -768,7 +752,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     for f in fns {
         let name = format!(".nv.merc.nv.info.{}", st.symbol_name(f));
         per_fn.push((c.sections.len(), f));
-        let mut s = new_section(&name, SHT_CUDA_MERC_INFO, SHF_MERCURY | SHF_INFO_LINK, 4, 0, Vec::new());
+        let mut s = super::emit::section(&name, SHT_CUDA_MERC_INFO, SHF_MERCURY | SHF_INFO_LINK, 4, 0, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -777,7 +761,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         copies.push((c.sections.len(), x));
-        let mut s = new_section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        let mut s = super::emit::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -805,7 +789,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         rela_for.push((c.sections.len(), k));
-        let mut o = new_section(name, SHT_CUDA_MERC_RELA, *flags, 8, 24, Vec::new());
+        let mut o = super::emit::section(name, SHT_CUDA_MERC_RELA, *flags, 8, 24, Vec::new());
         o.link = symtab as u32;
         c.sections.push(o);
     }
@@ -818,7 +802,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         let rela = c.sections.len();
-        let mut r = new_section(
+        let mut r = super::emit::section(
             &format!(".nv.merc.rela{HEADER_TABLE}{}", h.kernel),
             SHT_CUDA_MERC_RELA,
             SHF_MERCURY | SHF_INFO_LINK,
@@ -850,7 +834,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     });
     for (_, table, h) in &mut header_out {
         *table = c.sections.len();
-        let mut o = new_section(
+        let mut o = super::emit::section(
             &format!(".nv.merc{HEADER_TABLE}{}", h.kernel),
             SHT_CUDA_CONSTANT0 + HEADER_TABLE_BANK,
             SHF_MERCURY | SHF_ALLOC | SHF_INFO_LINK,
