@@ -49,7 +49,7 @@ fn link_args(case: &Path) -> Vec<String> {
 }
 
 /// nvlink's stderr lines with the tool name replaced by culdb's.
-fn as_culdb(nvlink_stderr: &str) -> Vec<String> {
+pub fn as_culdb(nvlink_stderr: &str) -> Vec<String> {
     nvlink_stderr
         .lines()
         .map(|l| match l.strip_prefix("nvlink ") {

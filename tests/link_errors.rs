@@ -16,17 +16,6 @@ fn copy_case(case: &Path, to: &Path) {
     }
 }
 
-/// nvlink's lines with the tool name replaced by culdb's.
-fn as_culdb(nvlink_stderr: &str) -> String {
-    nvlink_stderr
-        .lines()
-        .map(|l| match l.strip_prefix("nvlink ") {
-            Some(rest) => format!("culdb {rest}\n"),
-            None => format!("{l}\n"),
-        })
-        .collect()
-}
-
 #[test]
 fn failing_cases_fail_like_nvlink() {
     let tmp = std::env::temp_dir().join(format!("culdb-link-errors-{}", std::process::id()));
@@ -52,7 +41,10 @@ fn failing_cases_fail_like_nvlink() {
             .current_dir(&dir)
             .output()
             .unwrap();
-        let want = as_culdb(&std::fs::read_to_string(case.join("expected/stderr")).unwrap());
+        let want: String = culdb::conform::as_culdb(&std::fs::read_to_string(case.join("expected/stderr")).unwrap())
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
         let got = String::from_utf8_lossy(&out.stderr).to_string();
         if got != want {
             bad.push(format!("{name}: stderr\n--- culdb\n{got}--- nvlink (as culdb)\n{want}"));
