@@ -3,7 +3,8 @@
 //! The file layout is the one nvlink and ptxas use (checked on their output):
 //! the ELF header, then section contents in section-index order, each at its
 //! alignment (SHT_NOBITS sections take no room but get the current offset),
-//! then the section header table (8-aligned), then the program headers.
+//! then the section header table (8-aligned in nvlink's files, right after
+//! the data in ptxas's), then the program headers.
 //! .symtab, .strtab, .shstrtab and relocation sections are rebuilt from the
 //! typed model. A string already present in a string table read from a file
 //! keeps its place there, so an unchanged cubin is written back byte for byte.
@@ -123,7 +124,11 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             pos += data_of(i).len() as u64;
         }
     }
-    let shoff = if nsec > 0 { align_up(pos, 4).unwrap_or(pos) } else { 0 };
+    let shoff = if nsec > 0 {
+        align_up(pos, header_table_align(c)).unwrap_or(pos)
+    } else {
+        0
+    };
     let phoff = if c.segments.is_empty() {
         0
     } else {
@@ -246,6 +251,34 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         put64(&mut out, h + 48, seg.p_align);
     }
     Ok(out)
+}
+
+/// Where the section header table starts after the last section's bytes.
+/// nvlink aligns it to 8 in the files it lays out in index order (every
+/// classic corpus output, `-r` outputs too; extern_call_sm90: data ends at
+/// 0xf84, headers at 0xf88); ptxas writes it right after the data (its
+/// cubins end at any offset). The producer is the first tool the
+/// `.note.nv.tkinfo` names; without the note, 4.
+fn header_table_align(c: &Cubin<'_>) -> u64 {
+    let Some(note) = c.sections.iter().find(|s| s.name == ".note.nv.tkinfo") else {
+        return 4;
+    };
+    // The first entry: namesz, descsz, type, the padded name, then its desc.
+    let d: &[u8] = &note.data;
+    let word = |at: usize| {
+        d.get(at..at + 4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize)
+    };
+    let (Some(namesz), Some(descsz)) = (word(0), word(4)) else {
+        return 4;
+    };
+    let start = 12 + namesz.next_multiple_of(4);
+    let Some(desc) = d.get(start..start.saturating_add(descsz)) else {
+        return 4;
+    };
+    let by_nvlink = desc.windows(8).any(|w| w == b"\0nvlink\0");
+    let mercury = c.sections.iter().any(|s| s.name.starts_with(".nv.merc."));
+    if by_nvlink && !mercury { 8 } else { 1 }
 }
 
 /// A string table under construction that reuses an existing table's strings.

@@ -293,6 +293,66 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     sections[symtab].link = strtab as u32;
     sections[symtab].info = syms.first_global;
 
+    // Code and data go in the order the program headers want them: sections
+    // not loaded (`.debug_frame`), then read-only loaded ones (constant
+    // banks, code), then writable ones with contents, then writable NOBITS
+    // ones. nvlink writes the debug sections first, before the notes, as
+    // ptxas does (every corpus output: `.debug_frame` is section 4), and
+    // the CUDA tools care where the notes land: see `cuinfo_flags`.
+    let load_group = |s: &super::state::OutSection| -> u8 {
+        match (s.flags & SHF_ALLOC != 0, s.flags & SHF_WRITE != 0, s.nobits) {
+            (false, _, _) => 0,
+            (true, false, _) => 1,
+            (true, true, false) => 2,
+            (true, true, true) => 3,
+        }
+    };
+    let mut code_and_data: Vec<usize> = (1..st.sections.len()).filter(|&k| !st.sections[k].removed).collect();
+    // Up to sm_90 the read-only data (constant banks) precede the code
+    // (every sm_75…sm_90 corpus output); Mercury outputs order them
+    // otherwise, and keep state order here.
+    code_and_data.sort_by_key(|&k| {
+        let s = &st.sections[k];
+        let code = !mercury && s.flags & SHF_EXECINSTR != 0;
+        (load_group(s), code)
+    });
+    // Output section index of each state section, for the ones emitted.
+    let mut out_index: HashMap<usize, usize> = HashMap::new();
+    let mut groups: [Option<(usize, usize)>; 4] = [None; 4];
+    let mut place = |sections: &mut Vec<Section<'static>>, k: usize| {
+        let s = &st.sections[k];
+        let sh_type = output_section_type(s.sh_type, relocatable);
+        let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        // Symbol indices inside the bytes (unified-table entries, `link::uft`).
+        for f in st.sym_fixups.iter().filter(|f| f.section == k) {
+            if let Some(w) = o.data.to_mut().get_mut(f.offset as usize..f.offset as usize + 4) {
+                w.copy_from_slice(&sym_out(f.sym).to_le_bytes());
+            }
+        }
+        if s.nobits {
+            o.data = Vec::new().into();
+            o.nobits_size = s.size;
+        }
+        if s.class == super::state::SectionClass::Text {
+            o.link = symtab as u32;
+            // Before sm_90 the code section's sh_info carries the register
+            // count in its top byte (corpus arch_sm75_smoke … arch_sm89_smoke).
+            let high = input_section(st, &parsed, k).map(|x| x.info & 0xff00_0000).unwrap_or(0);
+            o.info = high | owners.get(&k).copied().map(sym_out).unwrap_or(0);
+        }
+        sections.push(o);
+        let i = sections.len() - 1;
+        out_index.insert(k, i);
+        let g = &mut groups[load_group(s) as usize];
+        *g = Some(g.map_or((i, i), |(first, _)| (first, i)));
+    };
+    // Debug sections (PROGBITS, not loaded) come first; other sections not
+    // loaded (`.nv.uft.entry`) stay with the code and data.
+    let early = |k: usize| load_group(&st.sections[k]) == 0 && st.sections[k].sh_type == SHT_PROGBITS;
+    for &k in code_and_data.iter().filter(|&&k| early(k)) {
+        place(&mut sections, k);
+    }
+
     // Notes, then the tables, then code and data in state order.
     let mut pending_note: Vec<(usize, usize)> = Vec::new();
     for (n, note) in st.notes.iter().enumerate() {
@@ -302,8 +362,6 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_note.push((i, n));
     }
-    // Output section index of each state section, for the ones emitted.
-    let mut out_index: HashMap<usize, usize> = HashMap::new();
     let mut pending_info: Vec<(usize, SymIdx)> = Vec::new();
     let module_info: Vec<_> = st.nvinfo.iter().filter(|n| n.live && n.function.is_none()).collect();
     if !module_info.is_empty() {
@@ -401,6 +459,29 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             addend: r.addend,
         });
     }
+    // In the order the link first met each table: input by input, each
+    // input's relocation sections in its own order (extern_call_sm90:
+    // `.rela.text.k_main`, `.rela.debug_frame`, then lib's
+    // `.rela.text.add_bias`).
+    let mut first_met: HashMap<(usize, bool), usize> = HashMap::new();
+    for (n, r) in st.relocs.iter().enumerate() {
+        first_met.entry((r.section, r.rela)).or_insert(n);
+    }
+    // The REL tables bindless layout makes for the kernels' constant banks
+    // come first (texref_helper_sm75, bindless_slot_order_sm90).
+    let bindless_bank = |sec: usize| {
+        st.bindless
+            .as_ref()
+            .and_then(|t| t.kernels.iter().position(|&(_, bank)| bank == sec))
+    };
+    let mut by_section: Vec<_> = by_section.into_iter().collect();
+    by_section.sort_by_key(|&((sec, rela), _)| {
+        let made_by_bindless = if rela { None } else { bindless_bank(sec) };
+        (
+            made_by_bindless.unwrap_or(usize::MAX),
+            first_met.get(&(sec, rela)).copied().unwrap_or(usize::MAX),
+        )
+    });
     let mut pending_rel: Vec<(usize, usize)> = Vec::new();
     for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
@@ -423,45 +504,9 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
     }
-    // Code and data last, in the order the program headers want them:
-    // sections not loaded, then read-only loaded ones (constant banks, code),
-    // then writable ones with contents, then writable NOBITS ones.
-    let load_group = |s: &super::state::OutSection| -> u8 {
-        match (s.flags & SHF_ALLOC != 0, s.flags & SHF_WRITE != 0, s.nobits) {
-            (false, _, _) => 0,
-            (true, false, _) => 1,
-            (true, true, false) => 2,
-            (true, true, true) => 3,
-        }
-    };
-    let mut code_and_data: Vec<usize> = (1..st.sections.len()).filter(|&k| !st.sections[k].removed).collect();
-    code_and_data.sort_by_key(|&k| load_group(&st.sections[k]));
-    let mut groups: [Option<(usize, usize)>; 4] = [None; 4];
-    for k in code_and_data {
-        let s = &st.sections[k];
-        let sh_type = output_section_type(s.sh_type, relocatable);
-        let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
-        // Symbol indices inside the bytes (unified-table entries, `link::uft`).
-        for f in st.sym_fixups.iter().filter(|f| f.section == k) {
-            if let Some(w) = o.data.to_mut().get_mut(f.offset as usize..f.offset as usize + 4) {
-                w.copy_from_slice(&sym_out(f.sym).to_le_bytes());
-            }
-        }
-        if s.nobits {
-            o.data = Vec::new().into();
-            o.nobits_size = s.size;
-        }
-        if s.class == super::state::SectionClass::Text {
-            o.link = symtab as u32;
-            // Before sm_90 the code section's sh_info carries the register
-            // count in its top byte (corpus arch_sm75_smoke … arch_sm89_smoke).
-            let high = input_section(st, &parsed, k).map(|x| x.info & 0xff00_0000).unwrap_or(0);
-            o.info = high | owners.get(&k).copied().map(sym_out).unwrap_or(0);
-        }
-        let i = add(&mut sections, o);
-        out_index.insert(k, i);
-        let g = &mut groups[load_group(s) as usize];
-        *g = Some(g.map_or((i, i), |(first, _)| (first, i)));
+    // Then code and data, in the order the program headers want them.
+    for &k in code_and_data.iter().filter(|&&k| !early(k)) {
+        place(&mut sections, k);
     }
     // Per-function sections (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, …) point
     // at their function's code through sh_info, as in the inputs.
@@ -548,6 +593,8 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     } else {
         program_headers(&groups)
     };
+    let mut header = header;
+    header.e_flags = cuinfo_flags(header.e_flags, &sections);
     let mut cubin = Cubin {
         header,
         sections,
@@ -559,6 +606,26 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     super::mercury::emit(st, &mut cubin).map_err(EmitError)?;
     Ok(cubin)
 }
+
+/// e_flags with its top byte naming the output's `.note.nv.cuinfo`.
+///
+/// The top byte of a cubin's e_flags is the section index of its
+/// `.note.nv.cuinfo` note (0xff: look it up by name). ptxas and nvlink write
+/// it so in every corpus file, and the CUDA tools read the note through it:
+/// for sm_90 and later, `cuobjdump -elf` rejects a file whose byte names
+/// another section with "Invalid ELF" (it then wants a `.nv.compat` that is
+/// NOBITS). The inputs' byte names their own note, which lands elsewhere in
+/// the output unless the output happens to put it at the same index.
+pub fn cuinfo_flags(e_flags: u32, sections: &[Section<'_>]) -> u32 {
+    match sections.iter().position(|s| s.sh_type == SHT_NOTE && s.name == CUINFO) {
+        Some(i) if i < 0xff => (e_flags & 0x00ff_ffff) | (i as u32) << 24,
+        Some(_) => e_flags | 0xff00_0000,
+        None => e_flags,
+    }
+}
+
+/// The note the top byte of e_flags names.
+pub const CUINFO: &str = ".note.nv.cuinfo";
 
 /// The program headers of an executable, as nvlink writes them for sm_90:
 /// PT_PHDR, a read+execute PT_LOAD over the read-only loaded sections
