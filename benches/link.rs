@@ -90,18 +90,7 @@ fn time(runs: usize, mut f: impl FnMut()) -> Duration {
 }
 
 fn find_nvlink() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join("nvlink"))
-            .find(|c| c.is_file())
-    });
-    on_path.or_else(|| {
-        let home = std::env::var_os("CULDB_CUDA_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/culdb/cuda-13.5")))?;
-        let p = home.join("nvidia/cu13/bin/nvlink");
-        p.is_file().then_some(p)
-    })
+    culdb::link::find_tool("nvlink")
 }
 
 fn with_output(args: &[String], out: &Path) -> Vec<String> {

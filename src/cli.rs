@@ -30,6 +30,26 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Run many links in parallel from a jobs file: RON
+    /// (`(jobs: [(name: "a", dir: "sub", args: ["-arch=sm_90", "a.cubin", "-o", "a.out"])])`)
+    /// or one nvlink command line per line. Each job gives what `culdb link`
+    /// gives for it alone. Exits 0 when every job exited 0, 1 when one did
+    /// not, 2 for a bad jobs file.
+    Batch {
+        /// The jobs file (paths in it are relative to its folder).
+        jobs: PathBuf,
+        /// How many links run at once (default: the number of cores).
+        #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// Write the JSON report (per job: status, diagnostics, time, output
+        /// SHA-256) to FILE; `-` for stdout, which then gets no table.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Print a line per finished job on stderr (when it is not a
+        /// terminal; a terminal gets a progress bar).
+        #[arg(short, long)]
+        verbose: bool,
+    },
     /// Debug a link at a prompt: takes nvlink's command line. Reads commands
     /// from stdin line by line (and exits with the link's status) when stdin
     /// is not a terminal. `help` at the prompt lists the commands.
@@ -37,6 +57,34 @@ enum Command {
     Repl {
         /// nvlink's arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Debug a link in a terminal interface: panes of the live link state
+    /// (sections, inputs, symbols, mapping arrays, weak decisions, layout,
+    /// relocation bits, tables, events, breakpoints) and the REPL's command
+    /// language on `:`. Keys: s n c r f b : / tab ? q. Takes nvlink's
+    /// command line after the options; exits with the link's status.
+    Tui {
+        /// The tab to open on: a view preset's name (overview, merge, weak,
+        /// relocations, tables, layout) or the path of a .ron preset.
+        #[arg(long)]
+        view: Option<String>,
+        /// A folder of view presets (overrides the shipped ones by name).
+        #[arg(long)]
+        views_dir: Option<PathBuf>,
+        /// Capture the mouse (click focuses a pane, the wheel scrolls).
+        #[arg(long)]
+        mouse: bool,
+        /// Open a scenario instead of a command line: its link, its
+        /// breakpoints set, stopped at the first one.
+        #[arg(long, conflicts_with = "args")]
+        scenario: Option<PathBuf>,
+        /// nvlink's arguments.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            required_unless_present = "scenario"
+        )]
         args: Vec<String>,
     },
     /// Print every event of a link, one line each (`--json`: JSON lines);
@@ -89,6 +137,29 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Replay scenarios (RON files, see scenarios/README.md) headlessly:
+    /// set their breakpoints, run their scripts, and report each
+    /// expectation as passed or failed with what was seen. Exits 0 when
+    /// every scenario passes, 1 when one fails, 2 when one cannot be read.
+    Replay {
+        /// Scenario files (a folder: every .ron file in it).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON document: a report per scenario.
+        #[arg(long)]
+        json: bool,
+        /// Show every expectation and the script's transcript.
+        #[arg(long, short)]
+        verbose: bool,
+        /// Also link each scenario's inputs with the real nvlink and check
+        /// that culdb agrees (status, diagnostics, equivalent output).
+        #[arg(long)]
+        nvlink: bool,
+        /// Open the (one) scenario in the terminal interface instead,
+        /// stopped at its first breakpoint.
+        #[arg(long, conflicts_with_all = ["json", "nvlink"])]
+        tui: bool,
+    },
 }
 
 /// Runs the command line; returns the exit status.
@@ -103,7 +174,20 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Link { events, json, args } => run_link(&args, events, json),
+        Command::Batch {
+            jobs,
+            threads,
+            json,
+            verbose,
+        } => run_batch(jobs, threads, json, verbose),
         Command::Repl { args } => crate::repl::main(&args),
+        Command::Tui {
+            view,
+            views_dir,
+            mouse,
+            scenario,
+            args,
+        } => run_tui(&args, scenario.as_deref(), view, views_dir, mouse),
         Command::Trace { args } => crate::debug::trace::main(&args),
         Command::Dump { files, json } => run_dump(&files, json),
         Command::Diff { a, b, strict, json } => run_diff(&a, &b, strict, json),
@@ -113,6 +197,40 @@ pub fn main() -> i32 {
             json,
             all,
         } => run_conform(&corpus, only.as_deref(), json, all),
+        Command::Replay {
+            files,
+            json,
+            verbose,
+            nvlink,
+            tui,
+        } => match (tui, files.as_slice()) {
+            (true, [one]) => crate::scenario::replay::tui(one, crate::tui::TuiOptions::default()),
+            (true, _) => {
+                eprintln!("culdb replay: --tui opens one scenario; {} given", files.len());
+                2
+            }
+            (false, _) => crate::scenario::replay::main(&files, json, verbose, nvlink),
+        },
+    }
+}
+
+/// `culdb tui [--view NAME] [--views-dir DIR] [--mouse] (--scenario FILE | NVLINK-ARGS...)`.
+fn run_tui(
+    args: &[String],
+    scenario: Option<&Path>,
+    view: Option<String>,
+    views_dir: Option<PathBuf>,
+    mouse: bool,
+) -> i32 {
+    let opts = crate::tui::TuiOptions {
+        view,
+        views_dir,
+        mouse,
+        ..Default::default()
+    };
+    match scenario {
+        Some(f) => crate::scenario::replay::tui(f, opts),
+        None => crate::tui::main(args, opts),
     }
 }
 
@@ -290,75 +408,23 @@ fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool) -> i32 
     }
 }
 
-fn run_link(args: &[String], events: bool, json: bool) -> i32 {
-    use crate::link::{self, options};
-    let opts = match options::parse_in(args, Path::new(".")) {
-        Ok(o) => o,
-        Err(e) => {
-            for d in &e.diagnostics {
-                eprintln!("{}", d.line());
-            }
-            return e.status;
-        }
-    };
-    for w in &opts.warnings {
-        eprintln!("{}", w.line());
-    }
-    if opts.help {
-        out(&options::usage());
-        return 0;
-    }
-    if opts.version {
-        out(&format!(
-            "culdb {} (links as nvlink 13.5 does)\n",
-            env!("CARGO_PKG_VERSION")
-        ));
-        return 0;
-    }
-    let mut linker = link::linker_from(&opts, Path::new("."));
-    loop {
-        let step = linker.step();
-        for e in &step.events {
-            if let link::event::Event::Diagnostic(d) = e {
-                eprintln!("{}", d.line());
-            }
-            if json {
-                out(&format!("{}\n", serde_json::to_string(e).unwrap_or_default()));
-            } else if events {
-                out(&format!("{e}\n"));
-            }
-        }
-        if step.finished {
-            break;
-        }
-    }
-    let status = linker.exit_status();
-    if status != 0 || linker.failed() {
-        return if status != 0 { status } else { 1 };
-    }
-    let (Some(bytes), Some(path)) = (linker.output(), opts.output_file.as_deref()) else {
-        eprintln!("{}", link::diag::Diagnostic::fatal("no output was built").line());
-        return 1;
-    };
-    match write_output(Path::new(path), bytes) {
-        Ok(()) => 0,
-        Err(e) => {
-            let d = link::diag::Diagnostic::fatal(format!("Could not open output file '{path}': {e}"));
-            eprintln!("{}", d.line());
-            1
-        }
-    }
+fn run_batch(jobs_file: PathBuf, threads: Option<u16>, json: Option<PathBuf>, verbose: bool) -> i32 {
+    crate::batch::main(&crate::batch::BatchArgs {
+        jobs_file,
+        threads: threads.map(usize::from),
+        json,
+        verbose,
+    })
 }
 
-/// Writes the output through a temporary file beside it, renamed into
-/// place, so that a failed write leaves no partial output file.
-fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".culdb-{}.tmp", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r
+fn run_link(args: &[String], events: bool, json: bool) -> i32 {
+    use crate::batch::Emit;
+    crate::batch::link(args, Path::new("."), &mut |e| match e {
+        Emit::Stdout(s) => out(s),
+        Emit::Stderr(l) => eprintln!("{l}"),
+        Emit::Event(e) if json => out(&format!("{}\n", serde_json::to_string(e).unwrap_or_default())),
+        Emit::Event(e) if events => out(&format!("{e}\n")),
+        Emit::Event(_) | Emit::Output(_) => {}
+    })
+    .status
 }

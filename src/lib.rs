@@ -4,6 +4,7 @@
 //! compared by [`diff`], listed by [`dump`]; the linker phases grow on top.
 
 pub mod arch;
+pub mod batch;
 pub mod cli;
 pub mod cmd;
 pub mod conform;
@@ -14,3 +15,5 @@ pub mod diff;
 pub mod dump;
 pub mod link;
 pub mod repl;
+pub mod scenario;
+pub mod tui;

@@ -62,6 +62,7 @@ const TESTED: &[&str] = &[
     "why",
     "explain",
     "where",
+    "save",
     "help",
     "quit",
 ];
@@ -479,4 +480,25 @@ fn bad_input_never_panics() {
     ] {
         let _ = run_line(&mut s, line);
     }
+}
+
+#[test]
+fn save_scenario() {
+    let mut s = session(WEAK);
+    ok(&mut s, "break weak");
+    ok(&mut s, "continue");
+    let dir = std::env::temp_dir().join(format!("culdb-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rec.ron");
+    let said = ok(&mut s, &format!("save scenario {}", file.display()));
+    assert!(said.contains("1 breakpoint(s), 1 command(s)"), "{said}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"weak\"") && text.contains("\"continue\""), "{text}");
+    // `save` is not journalled: saving twice gives the same scenario.
+    ok(&mut s, &format!("save scenario {}", file.display()));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert!(err(&mut s, "save").contains("usage: save scenario FILE"));
+    assert!(err(&mut s, "save scenario").contains("usage"));
+    assert!(err(&mut s, &format!("save scenario {}/no/such/dir/x.ron", dir.display())).contains("cannot write"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,6 +37,8 @@ pub enum Command {
     Why(String),
     Explain(String),
     Where,
+    /// `save scenario FILE`.
+    Save(String),
     Help(Option<String>),
     Quit,
 }
@@ -235,6 +237,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         },
         "why" => Command::Why(one("a symbol")?),
         "explain" => Command::Explain(one("a relocation")?),
+        "save" => match args {
+            ["scenario", f] => Command::Save(f.to_string()),
+            _ => return Err(format!("usage: {}", spec.usage)),
+        },
         "help" => {
             at_most_one()?;
             Command::Help(args.first().map(|s| s.to_string()))
@@ -247,7 +253,13 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 /// Parses and runs one line.
 pub fn run_line(s: &mut Session, line: &str) -> Output {
     match parse(line) {
-        Ok(Some(c)) => execute(s, &c),
+        Ok(Some(c)) => {
+            let o = execute(s, &c);
+            if !o.error && !matches!(c, Command::Save(_) | Command::Help(_) | Command::Quit) {
+                s.log_command(line);
+            }
+            o
+        }
         Ok(None) => Output::default(),
         Err(e) => Output::err(e),
     }
@@ -462,6 +474,7 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
         Command::Why(sym) => res(inspect::why(s, sym)),
         Command::Explain(r) => res(inspect::explain(s, r)),
         Command::Where => Output::ok(where_text(s)),
+        Command::Save(f) => res(crate::scenario::record::save(s, std::path::Path::new(f))),
         Command::Help(t) => res(help(t.as_deref())),
         Command::Quit => Output {
             quit: true,

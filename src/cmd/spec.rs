@@ -226,6 +226,17 @@ descriptor actions, the bits before and after, where the phase records them).",
         help: "Prints the clock (the current event number), the phase and the current event.",
     },
     Spec {
+        name: "save",
+        aliases: &[],
+        usage: "save scenario FILE",
+        summary: "record this session as a scenario (RON)",
+        help: "Writes FILE, a scenario that replays this session with `culdb replay`: the link's \
+arch, options and inputs (file paths made relative to FILE's folder; a session opened from a \
+scenario keeps its synthetic objects), the breakpoints set before the first movement, every \
+command run since as the script, and what was found as expectations: where the session stands \
+now, the exit status, the diagnostics and the weak decisions.",
+    },
+    Spec {
         name: "help",
         aliases: &["h", "?"],
         usage: "help [COMMAND]",

@@ -248,10 +248,16 @@ impl CubinBuilder {
     /// `.nv.compat` with the attributes ptxas writes for sm_90, and
     /// `.note.nv.cuinfo` (virtual SM `sm`) linked to both.
     pub fn ptxas_notes(&mut self, sm: u32) {
+        self.ptxas_notes_from(sm, sm);
+    }
+
+    /// [`Self::ptxas_notes`] for code compiled from PTX of another virtual
+    /// SM (`.target sm_<virtual_sm>`, which nvlink's weak resolution reads).
+    pub fn ptxas_notes_from(&mut self, sm: u32, virtual_sm: u32) {
         let tk = self.toolkit_note("ptxas", &format!("-arch sm_{sm} -c "));
         let compat = SecSpec::new(".nv.compat", SHT_CUDA_COMPAT_INFO, 0, 4).data(PTXAS_SM90_COMPAT.to_vec());
         let compat = self.section(compat);
-        let cu = self.cuda_note(sm as u16);
+        let cu = self.cuda_note(virtual_sm as u16);
         let spec = self.section_mut(cu);
         spec.flags |= SHF_INFO_LINK;
         spec.link_sec = Some(tk);

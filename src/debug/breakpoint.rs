@@ -456,6 +456,13 @@ fn in_sub_phase(e: &Event, phase: Phase, sub: &str) -> bool {
     if wrapper_phase(e) != Some(phase) {
         return false;
     }
+    // The layout sub-phases are typed: their events are wrapped in their own variant.
+    use crate::link::layout::LayoutEvent;
+    match e {
+        Event::Layout(LayoutEvent::Bindless(_)) => return sub == "bindless",
+        Event::Layout(LayoutEvent::Uft(_)) => return sub == "uft",
+        _ => {}
+    }
     let v = class::json(e);
     let Value::Object(m) = v else { return false };
     m.iter().any(|(k, val)| match val.as_str() {

@@ -15,7 +15,7 @@ pub mod names;
 pub mod trace;
 
 use std::collections::VecDeque;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::link::event::{Event, Phase};
 use crate::link::state::LinkState;
@@ -50,9 +50,22 @@ pub enum Stop {
     Start,
 }
 
+/// What a session links, for `save scenario`: nvlink's arguments and the
+/// folder they are relative to, and the scenario it was opened from.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub args: Vec<String>,
+    pub dir: PathBuf,
+    /// The scenario and its file, when the session replays one.
+    pub scenario: Option<(crate::scenario::Scenario, PathBuf)>,
+}
+
 /// A debugging session over one link.
 #[derive(Debug, Clone)]
 pub struct Session {
+    origin: Origin,
+    /// The command lines run so far (`cmd::run_line`), for `save scenario`.
+    journal: Vec<String>,
     linker: Linker,
     pending: VecDeque<Event>,
     pos: usize,
@@ -72,12 +85,36 @@ impl Session {
     /// A session for nvlink's command line `args`, with file names relative
     /// to `dir`. `-o` may be left out: the debugger writes no output file.
     pub fn new(args: &[String], dir: &Path) -> Result<Session, link::options::OptionsError> {
-        Ok(Session::from_linker(linker_for(args, dir)?))
+        let mut s = Session::from_linker(linker_for(args, dir)?);
+        s.origin.args = args.to_vec();
+        s.origin.dir = dir.to_path_buf();
+        Ok(s)
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Records the scenario the session replays (read from `file`).
+    pub fn set_scenario(&mut self, scenario: crate::scenario::Scenario, file: &Path) {
+        self.origin.scenario = Some((scenario, file.to_path_buf()));
+    }
+
+    /// The command lines run so far, in order.
+    pub fn journal(&self) -> &[String] {
+        &self.journal
+    }
+
+    /// Adds a command line to the journal.
+    pub fn log_command(&mut self, line: &str) {
+        self.journal.push(line.trim().to_string());
     }
 
     /// A session over a linker that has not started yet.
     pub fn from_linker(linker: Linker) -> Session {
         Session {
+            origin: Origin::default(),
+            journal: Vec::new(),
             linker: linker.clone(),
             pending: VecDeque::new(),
             pos: 0,

@@ -59,6 +59,9 @@ impl SymbolOrder {
     }
 }
 
+/// Sections whose section symbols nvlink lists after every other local.
+const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft", ".nv.udt"];
+
 /// Whether the output has a `.nv.callgraph` section.
 pub fn has_callgraph(st: &LinkState) -> bool {
     st.callgraph.iter().any(|e| e.live)
@@ -95,8 +98,18 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // `.nv.constant0.<kernel>` section symbols) stays after the globals in
     // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100).
     let trailing = trailing_locals(st);
+    // The unified tables' own section symbols come after the other locals
+    // (after the `__cuda_uf_stub_*` symbols that live in them), as nvlink
+    // creates them when it lays the tables out (corpus uft_uidx_reorder_sm90).
+    let late =
+        |s: &super::state::OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_str());
     for (i, s) in st.all_symbols() {
-        if i.0 > 0 && !s.removed && !trailing.contains(&i) {
+        if i.0 > 0 && !s.removed && !trailing.contains(&i) && !late(s) {
+            order.push(Slot::State(i));
+        }
+    }
+    for (i, s) in st.all_symbols() {
+        if i.0 > 0 && !s.removed && !trailing.contains(&i) && late(s) {
             order.push(Slot::State(i));
         }
     }

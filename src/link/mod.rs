@@ -57,14 +57,20 @@ pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
     Linker::new(setup, inputs::InputLoader::new(req).in_dir(dir))
 }
 
-/// The ptxas used for PTX inputs: `$CULDB_PTXAS`, else `ptxas` on PATH, else
-/// the one `scripts/cuda-tools.sh` installs.
+/// The ptxas used for PTX inputs: `$CULDB_PTXAS`, else [`find_tool`].
 pub fn find_ptxas() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CULDB_PTXAS") {
         return Some(PathBuf::from(p));
     }
+    find_tool("ptxas")
+}
+
+/// An NVIDIA tool (`nvlink`, `ptxas`, `cuobjdump`): on PATH, else the one
+/// `scripts/cuda-tools.sh` installs (under `$CULDB_CUDA_HOME`, default
+/// `~/.cache/culdb/cuda-13.5`).
+pub fn find_tool(name: &str) -> Option<PathBuf> {
     let on_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("ptxas")).find(|c| c.is_file()))
+        .map(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|c| c.is_file()))
         .unwrap_or(None);
     if on_path.is_some() {
         return on_path;
@@ -72,6 +78,6 @@ pub fn find_ptxas() -> Option<PathBuf> {
     let home = std::env::var_os("CULDB_CUDA_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/culdb/cuda-13.5")))?;
-    let p = home.join("nvidia/cu13/bin/ptxas");
+    let p = home.join("nvidia/cu13/bin").join(name);
     p.is_file().then_some(p)
 }

@@ -155,6 +155,13 @@ impl Finalize {
             },
             Stage::NvInfo => {
                 info::rewrite(st, &self.graph, &self.props, setup.relocatable);
+                // nvlink creates the module `.nv.info` whatever the inputs
+                // hold; an empty one is left out but its name stays in
+                // `.shstrtab` (corpus uft_uidx_reorder_sm90).
+                let has_info = st.section_named(".nv.info").is_some_and(|k| !st.sections[k].removed);
+                if !has_info && !st.dropped_section_names.iter().any(|n| n == ".nv.info") {
+                    st.dropped_section_names.push(".nv.info".into());
+                }
                 ev.push(fin(FinalizeEvent::TableBuilt {
                     name: ".nv.info".into(),
                     records: st.nvinfo.len(),
@@ -164,13 +171,14 @@ impl Finalize {
             Stage::CallGraph => {
                 st.strtab_strings = tables::prototype_strings(&self.tables);
                 let offsets = tables::string_offsets(&st.strtab_strings);
-                if !st.callgraph.is_empty() {
-                    tables::rewrite_callgraph(st, &self.tables, &offsets);
-                    ev.push(fin(FinalizeEvent::TableBuilt {
-                        name: ".nv.callgraph".into(),
-                        records: st.callgraph.len(),
-                    }));
-                }
+                // nvlink writes `.nv.callgraph` even when no input has one:
+                // then it holds only the four list markers (scenarios
+                // checked with `culdb replay --nvlink`, corpus README obs. 51).
+                tables::rewrite_callgraph(st, &self.tables, &offsets);
+                ev.push(fin(FinalizeEvent::TableBuilt {
+                    name: ".nv.callgraph".into(),
+                    records: st.callgraph.len(),
+                }));
                 Stage::Notes
             }
             Stage::Notes => {

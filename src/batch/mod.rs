@@ -1,0 +1,487 @@
+//! `culdb batch JOBS`: many links at once, and the one link routine that
+//! `culdb link` also runs.
+//!
+//! [`link`] is `culdb link` without the terminal: it parses nvlink's command
+//! line in a folder, steps the linker, hands every diagnostic line (stderr),
+//! event and the output bytes to its caller, and writes the output through
+//! a temporary file beside it, so a failing link leaves none. `culdb link`
+//! prints what it is handed; a batch job records it, so a job's status,
+//! diagnostics and output are what `culdb link` gives for it alone.
+//!
+//! [`run`] runs the jobs of a jobs file ([`jobs`]) on a work queue over
+//! scoped threads and returns their results in job order; [`main`] is the
+//! command: progress, the JSON report (output digests are SHA-256, see
+//! [`sha256`]) or a table, and the exit status.
+
+pub mod jobs;
+pub mod sha256;
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+pub use jobs::{Job, JobsError};
+
+use crate::link::{self, diag::Diagnostic, event::Event, options};
+
+/// What [`link`] hands its caller as the link goes.
+#[derive(Debug)]
+pub enum Emit<'a> {
+    /// Text `culdb link` prints on stdout (`-h`, `--version`).
+    Stdout(&'a str),
+    /// A diagnostic line `culdb link` prints on stderr.
+    Stderr(&'a str),
+    /// An event of the link (after the diagnostic line it carries, if any).
+    Event(&'a Event),
+    /// The output file's bytes, just before they are written.
+    Output(&'a [u8]),
+}
+
+/// How a link ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Linked {
+    /// The exit status `culdb link` gives.
+    pub status: i32,
+    /// The output file (`-o`, in the link's folder), when the command line named one.
+    pub output: Option<PathBuf>,
+    /// Whether the output file was written.
+    pub written: bool,
+}
+
+/// Links nvlink's command line `args` as `culdb link` run from `dir` does:
+/// relative inputs read from `dir`, a relative `-o` written there.
+pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Linked {
+    let mut linked = Linked {
+        status: 0,
+        output: None,
+        written: false,
+    };
+    let opts = match options::parse_in(args, dir) {
+        Ok(o) => o,
+        Err(e) => {
+            for d in &e.diagnostics {
+                emit(Emit::Stderr(&d.line()));
+            }
+            linked.status = e.status;
+            return linked;
+        }
+    };
+    for w in &opts.warnings {
+        emit(Emit::Stderr(&w.line()));
+    }
+    if opts.help {
+        emit(Emit::Stdout(&options::usage()));
+        return linked;
+    }
+    if opts.version {
+        emit(Emit::Stdout(&format!(
+            "culdb {} (links as nvlink 13.5 does)\n",
+            env!("CARGO_PKG_VERSION")
+        )));
+        return linked;
+    }
+    linked.output = opts.output_file.as_deref().map(|p| in_dir(dir, p));
+    let mut linker = link::linker_from(&opts, dir);
+    loop {
+        let step = linker.step();
+        for e in &step.events {
+            if let Event::Diagnostic(d) = e {
+                emit(Emit::Stderr(&d.line()));
+            }
+            emit(Emit::Event(e));
+        }
+        if step.finished {
+            break;
+        }
+    }
+    let status = linker.exit_status();
+    if status != 0 || linker.failed() {
+        linked.status = if status != 0 { status } else { 1 };
+        return linked;
+    }
+    let (Some(bytes), Some(path)) = (linker.output(), opts.output_file.as_deref()) else {
+        emit(Emit::Stderr(&Diagnostic::fatal("no output was built").line()));
+        linked.status = 1;
+        return linked;
+    };
+    emit(Emit::Output(bytes));
+    match write_output(&in_dir(dir, path), bytes) {
+        Ok(()) => linked.written = true,
+        Err(e) => {
+            let d = Diagnostic::fatal(format!("Could not open output file '{path}': {e}"));
+            emit(Emit::Stderr(&d.line()));
+            linked.status = 1;
+        }
+    }
+    linked
+}
+
+/// `path` taken from `dir`; as written when `dir` is the current folder (or
+/// the path is empty), so that I/O errors read as `culdb link`'s.
+fn in_dir(dir: &Path, path: &str) -> PathBuf {
+    if path.is_empty() || dir == Path::new(".") {
+        PathBuf::from(path)
+    } else {
+        dir.join(path)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, renamed into
+/// place, so that a failed write leaves no partial file.
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let mut tmp = path.as_os_str().to_owned();
+    // The counter keeps two writers of one process apart.
+    tmp.push(format!(
+        ".culdb-{}-{}.tmp",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let tmp = PathBuf::from(tmp);
+    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// The result of one job, as the JSON report gives it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobResult {
+    pub name: String,
+    pub dir: String,
+    pub args: Vec<String>,
+    /// `culdb link`'s exit status for the job.
+    pub status: i32,
+    pub ok: bool,
+    /// The lines `culdb link` prints on stderr, in order.
+    pub diagnostics: Vec<String>,
+    /// What `culdb link` prints on stdout (`-h`, `--version`); usually empty.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stdout: String,
+    /// Wall time of the link, milliseconds.
+    pub time_ms: f64,
+    /// The output file the command line names (in the job's folder).
+    pub output: Option<String>,
+    /// Whether the output file was written (never on failure).
+    pub written: bool,
+    /// SHA-256 of the written output, lowercase hex (as `sha256sum` prints it).
+    pub output_sha256: Option<String>,
+    /// Size of the written output in bytes.
+    pub output_bytes: Option<usize>,
+}
+
+/// Runs one job.
+pub fn run_job(job: &Job) -> JobResult {
+    let start = Instant::now();
+    let mut diagnostics = Vec::new();
+    let mut stdout = String::new();
+    let mut out = None;
+    let linked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        link(&job.args, &job.dir, &mut |e| match e {
+            Emit::Stdout(s) => stdout.push_str(s),
+            Emit::Stderr(l) => diagnostics.push(l.to_string()),
+            Emit::Event(_) => {}
+            Emit::Output(b) => out = Some((sha256::hex(b), b.len())),
+        })
+    }));
+    let linked = linked.unwrap_or_else(|p| {
+        let what = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        diagnostics.push(format!("{} fatal   : internal error (panic): {what}", link::diag::TOOL));
+        Linked {
+            status: 101,
+            output: None,
+            written: false,
+        }
+    });
+    let out = out.filter(|_| linked.written);
+    JobResult {
+        name: job.name.clone(),
+        dir: job.dir.display().to_string(),
+        args: job.args.clone(),
+        status: linked.status,
+        ok: linked.status == 0,
+        diagnostics,
+        stdout,
+        time_ms: millis(start.elapsed()),
+        output: linked.output.map(|p| p.display().to_string()),
+        written: linked.written,
+        output_sha256: out.as_ref().map(|o| o.0.clone()),
+        output_bytes: out.map(|o| o.1),
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// The output file a job's command line names, for [`check_outputs`]:
+/// lexically normalized, with its folder resolved when it exists.
+pub fn planned_output(job: &Job) -> Option<PathBuf> {
+    let opts = options::parse_in(&job.args, &job.dir).ok()?;
+    if opts.help || opts.version {
+        return None;
+    }
+    let path = normalize(&in_dir(&job.dir, &opts.output_file?));
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Some(path);
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    Some(match parent.canonicalize() {
+        Ok(p) => p.join(name),
+        Err(_) => path,
+    })
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Refuses jobs that would write the same output file (they would race).
+pub fn check_outputs(jobs: &[Job]) -> Result<(), String> {
+    let mut seen: HashMap<PathBuf, &Job> = HashMap::new();
+    for j in jobs {
+        let Some(out) = planned_output(j) else { continue };
+        if let Some(first) = seen.get(&out) {
+            return Err(format!(
+                "jobs '{}' ({}) and '{}' ({}) both write {}",
+                first.name,
+                first.origin,
+                j.name,
+                j.origin,
+                out.display()
+            ));
+        }
+        seen.insert(out, j);
+    }
+    Ok(())
+}
+
+/// Runs `jobs` on `threads` threads (a work queue, jobs taken in order);
+/// `done` hears of each finished job (its index and result) as it finishes.
+/// The results come back in job order.
+pub fn run(jobs: &[Job], threads: usize, done: &mut dyn FnMut(usize, &JobResult)) -> Vec<JobResult> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut results: Vec<Option<JobResult>> = vec![None; jobs.len()];
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+            let tx = tx.clone();
+            let next = &next;
+            // The main thread's stack size: the linker gets what `culdb link` gets.
+            let worker = std::thread::Builder::new()
+                .name("culdb-batch".into())
+                .stack_size(8 << 20)
+                .spawn_scoped(s, move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        if tx.send((i, run_job(job))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if worker.is_err() {
+                break;
+            }
+        }
+        drop(tx);
+        for (i, r) in rx {
+            done(i, &r);
+            results[i] = Some(r);
+        }
+    });
+    // A job no thread could take (none started) runs here.
+    results
+        .into_iter()
+        .zip(jobs)
+        .enumerate()
+        .map(|(i, (r, j))| {
+            r.unwrap_or_else(|| {
+                let r = run_job(j);
+                done(i, &r);
+                r
+            })
+        })
+        .collect()
+}
+
+/// The report's totals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub jobs: usize,
+    pub ok: usize,
+    pub failed: usize,
+    pub threads: usize,
+    pub wall_ms: f64,
+}
+
+/// The JSON report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub jobs_file: String,
+    pub summary: Summary,
+    pub jobs: Vec<JobResult>,
+}
+
+/// `culdb batch`'s options.
+#[derive(Debug, Clone)]
+pub struct BatchArgs {
+    pub jobs_file: PathBuf,
+    /// Jobs at once; `None`: the number of cores.
+    pub threads: Option<usize>,
+    /// Where the JSON report goes (`-` for stdout); `None`: a table on stdout.
+    pub json: Option<PathBuf>,
+    /// A line per finished job on stderr when it is not a terminal.
+    pub verbose: bool,
+}
+
+/// The progress bar: `[=====>    ] 37/115 jobs, 2 failed, 3.1s`.
+pub fn progress_bar(done: usize, total: usize, failed: usize, elapsed: Duration) -> String {
+    const WIDTH: usize = 30;
+    let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+    let bar: String = (0..WIDTH)
+        .map(|i| match i.cmp(&filled) {
+            std::cmp::Ordering::Less => '=',
+            std::cmp::Ordering::Equal => '>',
+            std::cmp::Ordering::Greater => ' ',
+        })
+        .collect();
+    format!(
+        "[{bar}] {done}/{total} jobs, {failed} failed, {:.1}s",
+        elapsed.as_secs_f64()
+    )
+}
+
+/// `culdb batch`: returns the exit status (0 when every job exited 0, 1
+/// when one did not, 2 for a bad jobs file or report path).
+pub fn main(a: &BatchArgs) -> i32 {
+    let jobs = match jobs::read(&a.jobs_file) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("culdb batch: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = check_outputs(&jobs) {
+        eprintln!("culdb batch: {}: {e}", a.jobs_file.display());
+        return 2;
+    }
+    let threads = a
+        .threads
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let (mut finished, mut failed) = (0, 0);
+    let total = jobs.len();
+    let mut on_done = |_: usize, r: &JobResult| {
+        finished += 1;
+        failed += usize::from(!r.ok);
+        if tty {
+            eprint!("\r{}", progress_bar(finished, total, failed, start.elapsed()));
+        } else if a.verbose {
+            let what = if r.ok {
+                "ok".to_string()
+            } else {
+                format!("FAILED (status {})", r.status)
+            };
+            eprintln!("[{finished}/{total}] {}: {what}, {:.1} ms", r.name, r.time_ms);
+        }
+    };
+    if tty {
+        eprint!("\r{}", progress_bar(0, total, 0, Duration::ZERO));
+    }
+    let results = run(&jobs, threads, &mut on_done);
+    if tty {
+        eprintln!();
+    }
+    let failed = results.iter().filter(|r| !r.ok).count();
+    let report = Report {
+        jobs_file: a.jobs_file.display().to_string(),
+        summary: Summary {
+            jobs: results.len(),
+            ok: results.len() - failed,
+            failed,
+            threads,
+            wall_ms: millis(start.elapsed()),
+        },
+        jobs: results,
+    };
+    let to_stdout = a.json.as_deref() == Some(Path::new("-"));
+    if let Some(path) = a.json.as_deref() {
+        let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        text.push('\n');
+        if to_stdout {
+            print_out(&text);
+        } else if let Err(e) = write_output(path, text.as_bytes()) {
+            eprintln!("culdb batch: {}: cannot write the report: {e}", path.display());
+            return 2;
+        }
+    }
+    if !to_stdout {
+        print_out(&table(&report));
+    }
+    if failed == 0 { 0 } else { 1 }
+}
+
+/// Writes to stdout; a closed pipe is not an error.
+fn print_out(s: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(s.as_bytes());
+}
+
+/// The human table: a line per job (status, time, name, output), the
+/// diagnostics of the failed ones, and the totals.
+pub fn table(r: &Report) -> String {
+    let width = r.jobs.iter().map(|j| j.name.chars().count()).max().unwrap_or(0).max(3);
+    let mut o = format!("{:>6}  {:>10}  {:<width$}  output\n", "status", "time", "job");
+    for j in &r.jobs {
+        let output = match (&j.output, j.written) {
+            (Some(p), true) => p.as_str(),
+            _ => "-",
+        };
+        o.push_str(&format!(
+            "{:>6}  {:>7.1} ms  {:<width$}  {output}\n",
+            j.status, j.time_ms, j.name
+        ));
+        if !j.ok {
+            for d in &j.diagnostics {
+                o.push_str(&format!("        {d}\n"));
+            }
+        }
+    }
+    let s = &r.summary;
+    o.push_str(&format!(
+        "{} jobs: {} ok, {} failed; {:.2} s with {} thread{}\n",
+        s.jobs,
+        s.ok,
+        s.failed,
+        s.wall_ms / 1e3,
+        s.threads,
+        if s.threads == 1 { "" } else { "s" }
+    ));
+    o
+}
