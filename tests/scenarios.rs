@@ -237,3 +237,33 @@ fn recording_a_scenario_session_keeps_its_synthetic_inputs() {
     assert_eq!(rec.inputs, sc.inputs);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// nvlink 13.5 (checked by hand, corpus README obs. 53): a kernel, or a
+/// function it calls, without EIATTR_REGCOUNT stops the link; an uncalled
+/// one does not matter (dead-code elimination removes it).
+#[test]
+fn a_reached_function_without_a_register_count_is_fatal() {
+    let dir = scratch("regcount");
+    let run = |functions: &str| {
+        let file = dir.join("s.ron");
+        let text =
+            format!("(name: \"r\", arch: \"sm_90\", inputs: [Object(name: \"a.cubin\", functions: [{functions}])])");
+        std::fs::write(&file, text).unwrap();
+        let sc = Scenario::load(&file).unwrap();
+        let opened = replay::open(&sc, &file).unwrap();
+        let end = replay::run_to_end(&opened.session);
+        let lines: Vec<String> = end.state().diagnostics.iter().map(|d| d.line()).collect();
+        (end.exit_status(), lines)
+    };
+    let fatal = (1, vec!["culdb fatal   : Internal error: no regcount?".to_string()]);
+    assert_eq!(run("(name: \"k\", kernel: true)"), fatal);
+    assert_eq!(
+        run("(name: \"k\", kernel: true, registers: 8, calls: [\"f\"]), (name: \"f\")"),
+        fatal
+    );
+    assert_eq!(
+        run("(name: \"k\", kernel: true, registers: 8), (name: \"f\")"),
+        (0, vec![])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,6 +99,24 @@ impl Finalize {
         self.stage == Stage::Done
     }
 
+    /// True when `kernel` or a defined function it reaches by direct calls
+    /// has no register count.
+    fn missing_regcount(&self, st: &LinkState, kernel: SymIdx) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![kernel];
+        while let Some(f) = todo.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            match st.symbol(f) {
+                Some(s) if s.is_defined() && !s.removed && s.regcount.is_none() => return true,
+                _ => {}
+            }
+            todo.extend(self.graph.direct.get(&f).into_iter().flatten().copied());
+        }
+        false
+    }
+
     /// Kernel properties computed so far (output symbol order).
     pub fn kernel_props(&self) -> &[KernelProps] {
         &self.props
@@ -125,6 +143,13 @@ impl Finalize {
                 Stage::Kernel(0)
             }
             Stage::Kernel(k) => match self.kernels.get(k) {
+                Some(&kernel) if !setup.relocatable && self.missing_regcount(st, kernel) => {
+                    // nvlink 13.5 stops when a kernel, or a function it
+                    // reaches by direct calls, has no EIATTR_REGCOUNT
+                    // (corpus README obs. 53).
+                    ev.push(Event::Diagnostic(Diagnostic::fatal("Internal error: no regcount?")));
+                    Stage::Done
+                }
                 Some(&kernel) => {
                     let p = info::kernel_props(st, &self.graph, kernel);
                     let name = st.symbol_name(kernel);
