@@ -8,11 +8,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::replay::run_to_end;
-use super::{Expect, Input, Scenario, StopAt, WeakExpect};
+use super::replay::{run_to_end, weak_outcome};
+use super::{Expect, Input, Scenario, StopAt};
 use crate::cmd::{self, Command};
 use crate::debug::Session;
-use crate::link::event::Event;
 
 /// `path` relative to the folder `base` (both made absolute first); the
 /// absolute path when they share nothing.
@@ -136,34 +135,7 @@ pub fn scenario_of(s: &Session, file: &Path) -> Scenario {
         }
     }
     let end = run_to_end(s);
-    let weak = end
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::WeakDecision {
-                name,
-                existing,
-                incoming,
-                rule,
-                incoming_wins,
-                ..
-            } => Some(WeakExpect {
-                symbol: name.clone(),
-                winner: Some(
-                    if *incoming_wins {
-                        &incoming.input_name
-                    } else {
-                        &existing.input_name
-                    }
-                    .clone(),
-                ),
-                rule: serde_json::to_value(rule)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string)),
-            }),
-            _ => None,
-        })
-        .collect();
+    let weak = end.events().iter().filter_map(weak_outcome).collect();
     sc.expect = Expect {
         status: Some(end.exit_status()),
         diagnostics: end.state().diagnostics.iter().map(|d| d.line()).collect(),

@@ -158,6 +158,34 @@ pub fn replay(scenario: &Scenario, file: &Path) -> Report {
     report
 }
 
+/// A weak decision's outcome: the symbol, the input that won, the rule
+/// (snake_case, as scenarios name it).
+pub fn weak_outcome(e: &Event) -> Option<super::WeakExpect> {
+    let Event::WeakDecision {
+        name,
+        existing,
+        incoming,
+        rule,
+        incoming_wins,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    let winner = if *incoming_wins {
+        &incoming.input_name
+    } else {
+        &existing.input_name
+    };
+    Some(super::WeakExpect {
+        symbol: name.clone(),
+        winner: Some(winner.clone()),
+        rule: serde_json::to_value(rule)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string)),
+    })
+}
+
 /// A copy of the session run to the end of the link, breakpoints ignored.
 pub fn run_to_end(s: &Session) -> Session {
     let mut end = s.clone();
@@ -229,27 +257,15 @@ fn check(x: &Expect, now: &Session, end: &Session, transcript: &str) -> Vec<Chec
     for w in &x.weak {
         let found: Vec<String> = events
             .iter()
-            .filter_map(|e| match e {
-                Event::WeakDecision {
-                    name,
-                    existing,
-                    incoming,
-                    rule,
-                    incoming_wins,
-                    ..
-                } if names::symbol_matches(&w.symbol, name) => {
-                    let winner = if *incoming_wins {
-                        &incoming.input_name
-                    } else {
-                        &existing.input_name
-                    };
-                    let rule = serde_json::to_value(rule)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    Some(format!("{name}: winner {winner}, rule {rule}"))
-                }
-                _ => None,
+            .filter_map(weak_outcome)
+            .filter(|o| names::symbol_matches(&w.symbol, &o.symbol))
+            .map(|o| {
+                format!(
+                    "{}: winner {}, rule {}",
+                    o.symbol,
+                    o.winner.unwrap_or_default(),
+                    o.rule.unwrap_or_default()
+                )
             })
             .collect();
         let ok = !found.is_empty()
