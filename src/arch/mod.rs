@@ -6,7 +6,8 @@
 //!
 //! # How a cubin records its arch ([`input`])
 //!
-//! e_flags = `0x06000000 | sm << 8 | enc`, enc = 0x04 (SASS, sm_75..sm_90) or
+//! e_flags = `cuinfo << 24 | sm << 8 | enc` (cuinfo: the section index of
+//! `.note.nv.cuinfo`, 6 in ptxas output), enc = 0x04 (SASS, sm_75..sm_90) or
 //! 0x02 (Mercury, sm_100+). The `a` suffix lives in `.nv.compat`
 //! (CUDA_ACCELERATOR_TARGET = 1), not in e_flags; `f` is not recorded at all,
 //! so nvlink cannot tell an sm_100f cubin from an sm_100 one.

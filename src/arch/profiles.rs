@@ -111,7 +111,9 @@ table! {
 /// The SM numbers from which ptxas writes Mercury-encoded cubins.
 pub const FIRST_MERCURY_SM: u32 = 100;
 
-/// The high byte of e_flags in every cubin ptxas and nvlink 13.5 write.
+/// The high byte of e_flags as ptxas 13.5 writes it: it is the section index
+/// of `.note.nv.cuinfo` (6 in ptxas's layout); emit sets it to the note's
+/// index in the output (corpus README obs. 51).
 pub const EF_FORMAT: u32 = 0x0600_0000;
 /// e_flags bit set in Mercury-encoded cubins (sm_100+ as ptxas writes them).
 pub const EF_MERCURY: u32 = 0x2;
