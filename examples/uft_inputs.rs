@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use culdb::cubin::build::{CubinBuilder, Sym, UFT_SLOT, uidx_bytes};
-use culdb::cubin::consts::SHT_CUDA_UFT_ENTRY;
+use culdb::cubin::consts::{SHT_CUDA_UDT_ENTRY, SHT_CUDA_UFT_ENTRY};
 
 /// UUIDs of the synthetic targets (lo, hi).
 const UUID: [(u64, u64); 4] = [
@@ -39,6 +39,29 @@ fn uft_cubin(names: &[&str], uuids: &[(u64, u64)]) -> CubinBuilder {
     }
     b.uft_table(&targets);
     b
+}
+
+/// A cubin with function `f0` and a UDT of variables `u0` (8 bytes) and
+/// `u1` (16 bytes), `u<k>` having UUID `UUID[k]`; `entries` = false leaves
+/// `.nv.udt.entry` out.
+fn udt_cubin(entries: bool) -> CubinBuilder {
+    let mut b = base();
+    b.function("f0", vec![0u8; 128], Sym::global());
+    let vars = [
+        ("u0", (0x10..0x18).collect::<Vec<u8>>(), UUID[0].0, UUID[0].1),
+        ("u1", (0x20..0x30).collect::<Vec<u8>>(), UUID[1].0, UUID[1].1),
+    ];
+    let (_, _, e) = b.udt_slots(&vars);
+    if entries {
+        b.entry_table(".nv.udt.entry", SHT_CUDA_UDT_ENTRY, &e);
+    }
+    b
+}
+
+/// An index of version 1 with a UDT part only: `(k, offset)` places `u<k>` there.
+fn udt_uidx(window: u64, at: &[(usize, u64)]) -> Vec<u8> {
+    let r: Vec<(u64, u64, u64)> = at.iter().map(|&(k, off)| (UUID[k].0, UUID[k].1, off)).collect();
+    uidx_bytes(1, 0, &[], window, &r, None)
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) {
@@ -91,6 +114,23 @@ fn main() {
             cubin(dir, "b.cubin", &uft_cubin(&["g2", "g3"], &UUID[2..4]));
             write(dir, "ab.uidx", &uidx(4 * UFT_SLOT, &uft_index(&[3, 0, 2, 1])));
         }
+        "udt_basic_sm90" => {
+            cubin(dir, "a.cubin", &udt_cubin(true));
+            write(dir, "a.uidx", &udt_uidx(24, &[(0, 0), (1, 8)]));
+        }
+        "udt_reorder_sm90" => {
+            cubin(dir, "a.cubin", &udt_cubin(true));
+            write(dir, "a.uidx", &udt_uidx(24, &[(1, 0), (0, 16)]));
+        }
+        "err_udt_missing_entry_sm90" => {
+            cubin(dir, "a.cubin", &udt_cubin(false));
+            write(dir, "a.uidx", &udt_uidx(24, &[(0, 0), (1, 8)]));
+        }
+        "err_udt_window_sm90" => {
+            cubin(dir, "a.cubin", &udt_cubin(true));
+            write(dir, "a.uidx", &udt_uidx(32, &[(0, 0), (1, 8)]));
+        }
+        "err_udt_no_uidx_sm90" => cubin(dir, "a.cubin", &udt_cubin(true)),
         // The index file alone (m.cubin comes from ptxas).
         "uft_uidx_no_table_sm90" => write(dir, "a.uidx", &uidx(two, &uft_index(&[0, 1]))),
         "err_uft_no_uidx_sm90" => cubin(dir, "a.cubin", &ab()),

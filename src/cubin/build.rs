@@ -459,6 +459,39 @@ impl CubinBuilder {
         (t, stubs, entries)
     }
 
+    /// `.nv.udt` holding each variable's bytes one after the other (each at
+    /// an 8-aligned offset), a LOCAL OBJECT symbol per variable (its value the
+    /// offset, its size the bytes' length), and `.nv.udt.entry` naming each
+    /// variable with its UUID (lo, hi). Returns (table, symbols, entries): the
+    /// entry table is not written, so a caller can alter or leave it out.
+    pub fn udt_slots(&mut self, vars: &[(&str, Vec<u8>, u64, u64)]) -> (SecId, Vec<SymId>, Vec<EntryRecord>) {
+        let mut table = Vec::new();
+        let mut at = Vec::new();
+        for (_, bytes, ..) in vars {
+            table.resize(table.len().next_multiple_of(8), 0);
+            at.push(table.len() as u64);
+            table.extend_from_slice(bytes);
+        }
+        let t = SecSpec::new(".nv.udt", SHT_CUDA_UDT, SHF_ALLOC | SHF_WRITE, 8)
+            .data(table)
+            .with_section_symbol();
+        let t = self.section(t);
+        let mut syms = Vec::new();
+        let mut entries = Vec::new();
+        for (k, (name, bytes, lo, hi)) in vars.iter().enumerate() {
+            let sym = self.symbol(name, Sym::local().object().sized(bytes.len() as u64), Def::In(t), at[k]);
+            syms.push(sym);
+            entries.push(EntryRecord {
+                sym,
+                flags: 0,
+                offset: at[k],
+                uuid_lo: *lo,
+                uuid_hi: *hi,
+            });
+        }
+        (t, syms, entries)
+    }
+
     /// ELF index of each section (the builder's sections follow the null
     /// section, `.shstrtab`, `.strtab` and `.symtab`).
     fn elf_section(&self, id: SecId) -> usize {

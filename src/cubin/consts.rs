@@ -103,6 +103,10 @@ pub const STT_COMMON: u8 = 5;
 pub const STT_CUDA_TEXTURE: u8 = 10;
 pub const STT_CUDA_SURFACE: u8 = 12;
 pub const STT_CUDA_SAMPLER: u8 = 11;
+/// A CUDA data object (cuobjdump: CUDA_OBJECT): the type ptxas gives
+/// variables. A final link writes them as OBJECT, except the symbols of
+/// `.nv.udt` (corpus udt_*) and nvlink's own `$NVLINKBINDLESSOFF_` symbols.
+pub const STT_CUDA_OBJECT: u8 = 13;
 
 pub const SHN_UNDEF: u16 = 0;
 pub const SHN_ABS: u16 = 0xfff1;
@@ -129,6 +133,7 @@ pub fn symbol_type_name(t: u8) -> &'static str {
         STT_CUDA_TEXTURE => "CUDA_TEXTURE",
         STT_CUDA_SURFACE => "CUDA_SURFACE",
         STT_CUDA_SAMPLER => "CUDA_SAMPLER",
+        STT_CUDA_OBJECT => "CUDA_OBJECT",
         _ => "UNKNOWN",
     }
 }

@@ -49,8 +49,8 @@ use crate::cubin::nvinfo::{Entry, Value};
 use crate::cubin::consts::{
     STT_CUDA_SAMPLER as STT_SAMPLER, STT_CUDA_SURFACE as STT_SURFACE, STT_CUDA_TEXTURE as STT_TEXTURE,
 };
-/// The type nvlink gives its `$NVLINKBINDLESSOFF_` symbols (STT_CUDA_OBJECT).
-const STT_OFFSET_SYMBOL: u8 = 13;
+/// The type nvlink gives its `$NVLINKBINDLESSOFF_` symbols.
+const STT_OFFSET_SYMBOL: u8 = crate::cubin::consts::STT_CUDA_OBJECT;
 /// Prefix of the symbol holding a resource's slot offset.
 pub const OFFSET_PREFIX: &str = "$NVLINKBINDLESSOFF_";
 /// Bytes per slot (texture, sampler and unified surface descriptors alike).

@@ -60,7 +60,7 @@ impl SymbolOrder {
 }
 
 /// Sections whose section symbols nvlink lists after every other local.
-const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft", ".nv.udt"];
+const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft"];
 
 /// Whether the output has a `.nv.callgraph` section.
 pub fn has_callgraph(st: &LinkState) -> bool {
@@ -98,20 +98,39 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // `.nv.constant0.<kernel>` section symbols) stays after the globals in
     // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100).
     let trailing = trailing_locals(st);
-    // The unified tables' own section symbols come after the other locals
-    // (after the `__cuda_uf_stub_*` symbols that live in them), as nvlink
-    // creates them when it lays the tables out (corpus uft_uidx_reorder_sm90).
+    // The `.nv.uft` section symbol comes after the other locals of the
+    // input that brought the table (after the `__cuda_uf_stub_*` symbols
+    // that live in it), before the next input's (corpus uft_uidx_reorder_sm90,
+    // uft_two_objects_sm90).
     let late =
         |s: &super::state::OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_str());
+    let mut held: Vec<(SymIdx, usize)> = Vec::new();
     for (i, s) in st.all_symbols() {
-        if i.0 > 0 && !s.removed && !trailing.contains(&i) && !late(s) {
-            order.push(Slot::State(i));
+        if i.0 <= 0 || s.removed || trailing.contains(&i) {
+            continue;
         }
+        if late(s) {
+            held.push((i, s.input));
+            continue;
+        }
+        held.retain(|&(h, input)| {
+            let due = input < s.input;
+            if due {
+                order.push(Slot::State(h));
+            }
+            !due
+        });
+        order.push(Slot::State(i));
     }
-    for (i, s) in st.all_symbols() {
-        if i.0 > 0 && !s.removed && !trailing.contains(&i) && late(s) {
-            order.push(Slot::State(i));
-        }
+    order.extend(held.into_iter().map(|(h, _)| Slot::State(h)));
+    // `.nv.udt.entry`'s section symbol follows the other locals, the
+    // variables of `.nv.udt` included (corpus udt_reorder_sm90).
+    if st
+        .section_named(".nv.udt.entry")
+        .is_some_and(|k| !st.sections[k].removed)
+        && !has_section_symbol(".nv.udt.entry")
+    {
+        order.push(Slot::Section(".nv.udt.entry".into()));
     }
     if has_callgraph(st) && !has_section_symbol(".nv.callgraph") {
         order.push(Slot::Section(".nv.callgraph".into()));
@@ -219,8 +238,6 @@ pub fn output_section_type(sh_type: u32, relocatable: bool) -> u32 {
     }
 }
 
-/// st_type of a CUDA data object (cuobjdump: CUDA_OBJECT).
-pub const STT_CUDA_OBJECT: u8 = 13;
 /// st_other bits of the memory space (global 0x20, shared 0x40, constant 0x80).
 pub const STO_MEMORY_SPACE: u8 = 0xe0;
 
@@ -345,6 +362,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
+        }
+        // nvlink keeps `.nv.udt.entry` linked to the symbol table (and not
+        // `.nv.uft.entry`: corpus udt_*, uft_*).
+        if s.sh_type == crate::cubin::consts::SHT_CUDA_UDT_ENTRY {
+            o.link = symtab as u32;
         }
         if s.class == super::state::SectionClass::Text {
             o.link = symtab as u32;
@@ -569,6 +591,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
                     // sm_100+ outputs state the shared-memory reservations
                     // nvlink defines as CUDA objects (weak_func_vsm_low_first_sm100).
                     if mercury && s.place == Place::Undefined && s.name.starts_with(".nv.reservedSmem.") {
+                        sym_type = STT_CUDA_OBJECT;
+                    }
+                    // The variables of `.nv.udt` are CUDA objects in the
+                    // output, named by an entry or not, GLOBAL or LOCAL
+                    // (corpus udt_*, checked by hand with a third variable).
+                    if let Place::Section(k) = s.place
+                        && st.sections[k].sh_type == crate::cubin::consts::SHT_CUDA_UDT
+                        && matches!(sym_type, STT_OBJECT | STT_CUDA_OBJECT)
+                    {
                         sym_type = STT_CUDA_OBJECT;
                     }
                     Symbol {

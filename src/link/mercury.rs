@@ -1201,7 +1201,7 @@ fn merc_symbol(
     // OBJECT/0 in .symtab); a type the classic table turned into a CUDA
     // object (`.nv.reservedSmem.*`) is one here too.
     let (binding, mut sym_type, other) = super::emit::output_symbol(state, true);
-    if s.sym_type == super::emit::STT_CUDA_OBJECT {
+    if s.sym_type == crate::cubin::consts::STT_CUDA_OBJECT {
         sym_type = s.sym_type;
     }
     let _ = relocatable;

@@ -26,10 +26,15 @@
 //!   output index; the stubs stay as LOCAL FUNC symbols with section index 0;
 //!   `.nv.uft.entry` is 32-aligned in the output.
 //!
-//! Not shown with nvlink 13.5 (implemented from the seed): the `.nv.udt`
-//! path, Mercury interleaving (sm_100+: 2 instructions of zeros after each
-//! 128-byte slot) and the remapping of unified relocation types, which the
-//! relocation phase owns.
+//! - the `.nv.udt` path (corpus `udt_*`, `err_udt_*`): each record copies its
+//!   variable's bytes (the symbol's size) to the record's offset and moves
+//!   the symbol there; the variables stay in `.nv.udt`; the table ends where
+//!   the last copied variable ends, and must then be the UDT window's size.
+//!
+//! Not shown with nvlink 13.5 (implemented from the seed): Mercury
+//! interleaving (sm_100+: 2 instructions of zeros after each 128-byte slot)
+//! and the remapping of unified relocation types, which the relocation
+//! phase owns.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -47,7 +52,7 @@ use super::uidx::{self, Uidx, UidxRecord};
 
 /// Sections whose section symbols nvlink lists right after the notes'
 /// (before every other local): the entry tables and the index.
-pub const EARLY_SECTION_SYMBOLS: &[&str] = &[".nv.uft.entry", ".nv.udt.entry", ".nv.uidx"];
+pub const EARLY_SECTION_SYMBOLS: &[&str] = &[".nv.uft.entry", ".nv.uidx"];
 
 /// `.nv.uidx` section type in nvlink's output (cuobjdump: CUDA_UIDX).
 pub const SHT_CUDA_UIDX: u32 = 0x7000_0010;
@@ -382,8 +387,11 @@ impl Uft {
             out: vec![0; usize::try_from(window.min(size.max(UFT_SLOT) * 2)).unwrap_or(0)],
             ..Work::default()
         };
-        // nvlink aligns the entry table to its record size in the output.
-        st.sections[entry].align = ENTRY_SIZE;
+        // nvlink aligns the UFT entry table to its record size in the output
+        // (not the UDT one: corpus udt_*).
+        if t == Table::Uft {
+            st.sections[entry].align = ENTRY_SIZE;
+        }
         Stage::Map(t, 0)
     }
 
@@ -414,8 +422,8 @@ impl Uft {
             offset: at,
             sym: stub,
         });
-        // The stub stays, outside any section (nvlink: st_shndx 0), with
-        // the value it had in its input.
+        // A UFT stub stays, outside any section (nvlink: st_shndx 0), with
+        // the value it had in its input; a UDT variable stays in `.nv.udt`.
         let base = st.symbol(stub).and_then(|s| match s.place {
             Place::Section(k) => st.sections[k]
                 .contributions
@@ -425,6 +433,7 @@ impl Uft {
             _ => None,
         });
         if let Some(s) = st.symbol_mut(stub)
+            && t == Table::Uft
             && matches!(s.place, Place::Section(_))
         {
             s.removed = false;
@@ -550,7 +559,9 @@ impl Uft {
 
     fn finish(&mut self, st: &mut LinkState, setup: &LinkSetup, t: Table, out: &mut Vec<Event>) -> Stage {
         let w = std::mem::take(&mut self.work);
+        // The table ends where the last copied slot ends (nvlink: max_written).
         let mut data = w.out;
+        data.truncate(usize::try_from(w.written).unwrap_or(usize::MAX));
         let sm: u32 = setup
             .arch
             .trim_start_matches("sm_")

@@ -87,6 +87,10 @@ pub struct Object {
     /// A unified function table: one slot per function, with its UUID.
     #[serde(default)]
     pub uft: Vec<UftSlot>,
+    /// A unified data table: `.nv.udt` with these variables, one after the
+    /// other (8-aligned), and its `.nv.udt.entry`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub udt: Vec<UdtVar>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -208,6 +212,17 @@ pub struct UftSlot {
     pub uuid: (u64, u64),
 }
 
+/// A variable of an object's `.nv.udt` (a LOCAL data symbol) and its entry.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UdtVar {
+    pub name: String,
+    /// Its bytes (their length is the symbol's size, which the link copies).
+    pub bytes: Vec<u8>,
+    /// (low, high) 64-bit halves.
+    pub uuid: (u64, u64),
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Archive {
@@ -215,7 +230,7 @@ pub struct Archive {
     pub members: Vec<Object>,
 }
 
-/// A UIDX file (version 1, no UDT part).
+/// A UIDX file (version 1).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Uidx {
@@ -224,7 +239,22 @@ pub struct Uidx {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<u64>,
     /// Records: a UUID and the slot it must take.
+    #[serde(default)]
     pub uft: Vec<UidxSlot>,
+    /// The UDT window in bytes (default 0): nvlink requires the reordered
+    /// `.nv.udt`, which ends where the last placed variable ends, to have this size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udt_window: Option<u64>,
+    /// UDT records: a UUID and the byte offset its variable must take.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub udt: Vec<UidxData>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UidxData {
+    pub uuid: (u64, u64),
+    pub offset: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

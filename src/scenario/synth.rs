@@ -19,8 +19,6 @@ const STO_ENTRY: u8 = 0x10;
 const STO_GLOBAL_VAR: u8 = 0x20;
 /// st_other of a `.nv.constant*` variable.
 const STO_CONSTANT_VAR: u8 = 0x80;
-/// The symbol type ptxas gives variables (cuobjdump prints UNKNOWN).
-const STT_CUDA_OBJECT: u8 = 13;
 /// The call relocation ptxas 13.5 writes for `CALL.ABS.NOINC` on sm_90.
 const CALL_RELOC: &str = "R_CUDA_ABS55_16_34";
 /// Bytes one instruction takes.
@@ -365,6 +363,25 @@ impl Build<'_> {
         self.b.uft_table(&targets);
         Ok(())
     }
+
+    fn udt(&mut self) -> Result<(), String> {
+        if self.obj.udt.is_empty() {
+            return Ok(());
+        }
+        let mut vars: Vec<(&str, Vec<u8>, u64, u64)> = Vec::new();
+        for v in &self.obj.udt {
+            if self.syms.contains_key(&v.name) || vars.iter().any(|(n, ..)| *n == v.name.as_str()) {
+                return Err(self.err(format!("UDT variable `{}` is defined twice", v.name)));
+            }
+            if v.bytes.is_empty() {
+                return Err(self.err(format!("UDT variable `{}` has no bytes", v.name)));
+            }
+            vars.push((v.name.as_str(), v.bytes.clone(), v.uuid.0, v.uuid.1));
+        }
+        let (_, _, entries) = self.b.udt_slots(&vars);
+        self.b.entry_table(".nv.udt.entry", SHT_CUDA_UDT_ENTRY, &entries);
+        Ok(())
+    }
 }
 
 /// nvinfo attribute codes used here.
@@ -414,6 +431,7 @@ pub fn object_bytes(obj: &Object, default_sm: u32) -> Result<Vec<u8>, String> {
     o.nv_info()?;
     o.relocations()?;
     o.uft()?;
+    o.udt()?;
     o.b.to_bytes().map_err(|e| o.err(format!("cannot write it: {e}")))
 }
 
@@ -446,9 +464,11 @@ pub fn archive_bytes(a: &Archive, default_sm: u32) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// A UIDX file: version 1, each record a UUID and its slot's byte offset.
+/// A UIDX file: version 1, each record a UUID and its slot's (or
+/// variable's) byte offset.
 pub fn uidx_file(u: &Uidx) -> Vec<u8> {
     let records: Vec<(u64, u64, u64)> = u.uft.iter().map(|r| (r.uuid.0, r.uuid.1, r.slot * UFT_SLOT)).collect();
     let window = u.window.unwrap_or(records.len() as u64) * UFT_SLOT;
-    uidx_bytes(1, window, &records, 0, &[], None)
+    let data: Vec<(u64, u64, u64)> = u.udt.iter().map(|r| (r.uuid.0, r.uuid.1, r.offset)).collect();
+    uidx_bytes(1, window, &records, u.udt_window.unwrap_or(0), &data, None)
 }
