@@ -136,6 +136,10 @@ enum Command {
         /// Print every difference, not just the first three per case.
         #[arg(long)]
         all: bool,
+        /// Link each successful case with `-r` added and compare with
+        /// nvlink's `-r` output of the same inputs (`expected/r/`).
+        #[arg(short = 'r', long)]
+        relocatable: bool,
     },
     /// Replay scenarios (RON files, see scenarios/README.md) headlessly:
     /// set their breakpoints, run their scripts, and report each
@@ -196,7 +200,15 @@ pub fn main() -> i32 {
             only,
             json,
             all,
-        } => run_conform(&corpus, only.as_deref(), json, all),
+            relocatable,
+        } => {
+            let mode = if relocatable {
+                crate::conform::Mode::Relocatable
+            } else {
+                crate::conform::Mode::Final
+            };
+            run_conform(&corpus, only.as_deref(), json, all, mode)
+        }
         Command::Replay {
             files,
             json,
@@ -351,8 +363,8 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
     }
 }
 
-fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool) -> i32 {
-    let cases: Vec<PathBuf> = crate::conform::cases(corpus)
+fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool, mode: crate::conform::Mode) -> i32 {
+    let cases: Vec<PathBuf> = crate::conform::cases_for(corpus, mode)
         .into_iter()
         .filter(|c| only.is_none_or(|o| c.to_string_lossy().contains(o)))
         .collect();
@@ -365,7 +377,7 @@ fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool) -> i32 
         if !json {
             eprint!("\r[{}/{}] {:<60}", n + 1, cases.len(), case.display());
         }
-        results.push(crate::conform::check_case(case));
+        results.push(crate::conform::check_case(case, mode));
     }
     let summary = crate::conform::summarize(&results);
     if json {

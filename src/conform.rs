@@ -4,6 +4,10 @@
 //! equivalent to nvlink's (`diff::equivalence`); a failing case conforms when
 //! culdb prints nvlink's diagnostics (text after the tool name, in order)
 //! with nvlink's exit status and builds no output.
+//!
+//! The relocatable mode links each successful case again with `-r` added
+//! and compares with nvlink's `-r` output of the same inputs
+//! (`expected/r/`, which `scripts/regen-corpus` writes beside the rest).
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +32,35 @@ pub struct CaseResult {
     pub skipped: Option<String>,
 }
 
+/// Which of nvlink's results a case is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The case's own command line (`expected/`).
+    Final,
+    /// The command line with `-r` added (`expected/r/`).
+    Relocatable,
+}
+
+impl Mode {
+    /// Where nvlink's results for this mode are, inside a case folder.
+    pub fn expected(self) -> &'static str {
+        match self {
+            Mode::Final => "expected",
+            Mode::Relocatable => "expected/r",
+        }
+    }
+}
+
+/// The cases of `dir` that have results for `mode` (every case for
+/// [`Mode::Final`]; for [`Mode::Relocatable`], the ones nvlink linked, which
+/// have `expected/r/status`).
+pub fn cases_for(dir: &Path, mode: Mode) -> Vec<PathBuf> {
+    cases(dir)
+        .into_iter()
+        .filter(|c| mode == Mode::Final || c.join(mode.expected()).join("status").is_file())
+        .collect()
+}
+
 /// The corpus cases under `dir` (folders with a `link.args`), sorted.
 pub fn cases(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -41,9 +74,12 @@ pub fn cases(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn link_args(case: &Path) -> Vec<String> {
+fn link_args(case: &Path, mode: Mode) -> Vec<String> {
     let line = std::fs::read_to_string(case.join("link.args")).unwrap_or_default();
     let mut v: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    if mode == Mode::Relocatable {
+        v.push("-r".to_string());
+    }
     v.extend(["-o".to_string(), "out.cubin".to_string()]);
     v
 }
@@ -59,10 +95,11 @@ pub fn as_culdb(nvlink_stderr: &str) -> Vec<String> {
         .collect()
 }
 
-/// Links one case and compares it with nvlink's result.
-pub fn check_case(case: &Path) -> CaseResult {
+/// Links one case and compares it with nvlink's result for `mode`.
+pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
     let name = case.file_name().unwrap_or_default().to_string_lossy().to_string();
-    let expected_status: i32 = std::fs::read_to_string(case.join("expected/status"))
+    let expected = case.join(mode.expected());
+    let expected_status: i32 = std::fs::read_to_string(expected.join("status"))
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0);
@@ -75,7 +112,7 @@ pub fn check_case(case: &Path) -> CaseResult {
         differences: Vec::new(),
         skipped: None,
     };
-    let (lines, output) = match crate::link::linker_for(&link_args(case), case) {
+    let (lines, output) = match crate::link::linker_for(&link_args(case, mode), case) {
         Err(e) => {
             r.status = e.status;
             (e.diagnostics.iter().map(|d| d.line()).collect::<Vec<_>>(), None)
@@ -95,7 +132,7 @@ pub fn check_case(case: &Path) -> CaseResult {
         r.skipped = Some("a PTX input needs ptxas, and this machine has none".into());
     }
     if expected_status != 0 {
-        let want = as_culdb(&std::fs::read_to_string(case.join("expected/stderr")).unwrap_or_default());
+        let want = as_culdb(&std::fs::read_to_string(expected.join("stderr")).unwrap_or_default());
         if lines != want {
             r.differences
                 .push(format!("diagnostics: culdb {lines:?}, nvlink {want:?}"));
@@ -114,10 +151,10 @@ pub fn check_case(case: &Path) -> CaseResult {
         r.differences.push(format!("no output: status {}, {lines:?}", r.status));
         return r;
     };
-    let theirs = match std::fs::read(case.join("expected/out.cubin")) {
+    let theirs = match std::fs::read(expected.join("out.cubin")) {
         Ok(t) => t,
         Err(e) => {
-            r.differences.push(format!("expected/out.cubin: {e}"));
+            r.differences.push(format!("{}/out.cubin: {e}", mode.expected()));
             return r;
         }
     };

@@ -6,7 +6,8 @@
 //! test, and so does a conforming case that is not listed yet (so the list,
 //! and README's figure, stay true). Every failing case must give nvlink's
 //! diagnostics and status. Cases with PTX inputs are skipped where no
-//! ptxas is installed.
+//! ptxas is installed. The same holds for the cases linked again with `-r`
+//! (`conform::Mode::Relocatable`, listed in `tests/data/conformance-r.txt`).
 
 mod common;
 
@@ -14,9 +15,9 @@ use std::collections::BTreeSet;
 
 use culdb::conform;
 
-fn listed() -> BTreeSet<String> {
-    std::fs::read_to_string(common::root().join("tests/data/conformance.txt"))
-        .expect("tests/data/conformance.txt")
+fn listed(file: &str) -> BTreeSet<String> {
+    std::fs::read_to_string(common::root().join(file))
+        .expect(file)
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -26,10 +27,25 @@ fn listed() -> BTreeSet<String> {
 
 #[test]
 fn corpus_conforms_as_listed() {
-    let listed = listed();
-    let results: Vec<_> = conform::cases(&common::root().join("tests/corpus"))
+    check_mode(conform::Mode::Final, "tests/data/conformance.txt", "successful cases");
+}
+
+#[test]
+fn corpus_linked_with_r_conforms_as_listed() {
+    check_mode(
+        conform::Mode::Relocatable,
+        "tests/data/conformance-r.txt",
+        "cases linked with `-r`",
+    );
+}
+
+/// Links every case of `mode`, checks it against the list in `file`, and
+/// that README states "N/M <phrase>".
+fn check_mode(mode: conform::Mode, file: &str, phrase: &str) {
+    let listed = listed(file);
+    let results: Vec<_> = conform::cases_for(&common::root().join("tests/corpus"), mode)
         .iter()
-        .map(|c| conform::check_case(c))
+        .map(|c| conform::check_case(c, mode))
         .collect();
     let mut bad = Vec::new();
     for r in &results {
@@ -45,7 +61,7 @@ fn corpus_conforms_as_listed() {
                 r.differences.iter().take(8).cloned().collect::<Vec<_>>().join("\n  ")
             )),
             (false, true) => bad.push(format!(
-                "{} now conforms: add it to tests/data/conformance.txt and update README's figure",
+                "{} now conforms: add it to {file} and update README's figure",
                 r.case
             )),
             _ => {}
@@ -53,9 +69,7 @@ fn corpus_conforms_as_listed() {
     }
     for name in &listed {
         if !results.iter().any(|r| &r.case == name) {
-            bad.push(format!(
-                "tests/data/conformance.txt lists {name}, which is not a corpus case"
-            ));
+            bad.push(format!("{file} lists {name}, which is not a corpus case of this mode"));
         }
     }
     let s = conform::summarize(&results);
@@ -67,7 +81,7 @@ fn corpus_conforms_as_listed() {
     // README states the figure (when nothing was skipped, the figure is exact).
     if s.skipped == 0 {
         let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
-        let figure = format!("{}/{} successful cases", s.ok_equivalent, s.ok_total);
+        let figure = format!("{}/{} {phrase}", s.ok_equivalent, s.ok_total);
         assert!(readme.contains(&figure), "README.md should state \"{figure}\"");
     }
 }

@@ -70,7 +70,10 @@ impl Section<'_> {
 
     /// Relocation sections: SHT_REL, SHT_RELA and the Mercury RELA type.
     pub fn is_reloc(&self) -> bool {
-        matches!(self.sh_type, SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA)
+        matches!(
+            self.sh_type,
+            SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA | SHT_CUDA_RESOLVED_RELA
+        )
     }
 
     /// Whether records carry an addend (RELA layout).

@@ -539,6 +539,25 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
     }
+    // `-preserve-relocs`: the applied ones, after them (preserve_relocs_sm90:
+    // `.nv.resolvedrela.debug_frame` after `.rela.debug_frame`).
+    let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
+    for r in &st.resolved {
+        resolved.entry(r.section).or_default().push(Reloc {
+            offset: r.offset,
+            sym: sym_out(r.sym),
+            rtype: r.rtype,
+            addend: r.addend,
+        });
+    }
+    for (sec, relocs) in resolved {
+        let name = format!(".nv.resolvedrela{}", st.sections[sec].name);
+        let mut s = section(&name, SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, 24, Vec::new());
+        s.link = symtab as u32;
+        s.relocs = relocs;
+        let i = add(&mut sections, s);
+        pending_rel.push((i, sec));
+    }
     // Then code and data, in the order the program headers want them.
     for &k in code_and_data.iter().filter(|&&k| !early(k)) {
         place(&mut sections, k);
@@ -589,8 +608,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
                 Some(s) => {
                     let (binding, mut sym_type, other) = output_symbol(s, relocatable);
                     // sm_100+ outputs state the shared-memory reservations
-                    // nvlink defines as CUDA objects (weak_func_vsm_low_first_sm100).
-                    if mercury && s.place == Place::Undefined && s.name.starts_with(".nv.reservedSmem.") {
+                    // and the unified-table placeholders nvlink defines as CUDA
+                    // objects (weak_func_vsm_low_first_sm100; virtual_funcs_sm100
+                    // linked with -r).
+                    if mercury
+                        && s.place == Place::Undefined
+                        && (s.name.starts_with(".nv.reservedSmem.")
+                            || s.name.starts_with("__UFT")
+                            || s.name.starts_with("__UDT"))
+                    {
                         sym_type = STT_CUDA_OBJECT;
                     }
                     // The variables of `.nv.udt` are CUDA objects in the
@@ -709,8 +735,8 @@ fn program_headers(groups: &[Option<(usize, usize)>; 4]) -> Vec<Segment> {
 /// The contents nvlink's `.shstrtab` and `.strtab` hold, as string pools
 /// (each string once; the writer then finds every name there). nvlink
 /// keeps in them names of sections it created and dropped: `.symtab_shndx`,
-/// `.nv.prototype`, a `.nv.shared.<kernel>` and `.rel.nv.constant0.<kernel>`
-/// for every kernel of a final link, the relocation sections whose
+/// `.nv.prototype`, a `.nv.shared.<kernel>` for every kernel (and a
+/// `.rel.nv.constant0.<kernel>` in a final link), the relocation sections whose
 /// relocations were all applied, the sections layout dropped; its
 /// `.strtab` repeats all of it after the prototype strings, then holds the
 /// symbols' names, the dropped `__UFT*`/`__UDT*` placeholders included
@@ -721,10 +747,15 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         .map(|x| x.to_string())
         .collect();
     names.extend(sections.iter().skip(1).map(|x| x.name.clone()));
-    if !setup.relocatable {
-        for (_, f) in st.all_symbols() {
-            if f.sym_type == STT_FUNC && f.other & super::reach::STO_ENTRY != 0 && f.is_defined() && !f.removed {
-                names.push(format!(".nv.shared.{}", f.name));
+    for (_, f) in st.all_symbols() {
+        if f.sym_type == STT_FUNC && f.other & super::reach::STO_ENTRY != 0 && f.is_defined() && !f.removed {
+            // `-r` removes no kernel, but names only the `-kernels-used` ones
+            // (kernels_used_sm90 linked with -r).
+            if setup.relocatable && !setup.kernels_used.is_empty() && !setup.kernels_used.contains(&f.name) {
+                continue;
+            }
+            names.push(format!(".nv.shared.{}", f.name));
+            if !setup.relocatable {
                 names.push(format!(".rel.nv.constant0.{}", f.name));
             }
         }
@@ -744,6 +775,10 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         };
         if rela {
             names.push(format!(".rela{}", sec.name));
+        }
+        // nvlink names a resolved table for every relocated section, written or not.
+        if setup.preserve_relocs {
+            names.push(format!(".nv.resolvedrela{}", sec.name));
         }
         if rel {
             names.push(format!(".rel{}", sec.name));

@@ -310,14 +310,20 @@ impl Layout {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
             Stage::Values => {
                 self.restore_values(st);
-                if final_link { Stage::Commons(0) } else { Stage::Done }
+                Stage::Commons(0)
             }
+            // `-r` places commons too (common_data_*_sm90 linked with -r),
+            // then leaves shared memory to the final link.
             Stage::Commons(i) => match self.commons.get(i).copied() {
                 Some(idx) => {
                     self.place_common(st, idx, &mut ev);
                     Stage::Commons(i + 1)
                 }
-                None => Stage::ModuleShared,
+                None if final_link => Stage::ModuleShared,
+                None => {
+                    Self::relocatable_shared(st);
+                    Stage::Done
+                }
             },
             Stage::ModuleShared => {
                 self.module_shared(st, &mut ev);
@@ -440,6 +446,26 @@ impl Layout {
             offset,
             size: s.size,
         });
+    }
+
+    /// `-r`: a kernel's shared section keeps its variables where its input
+    /// put them, and takes at least the alignment of the module's shared
+    /// memory, `.nv_debug.shared` (shared_static_sm90 linked with -r: 4 and 8
+    /// become 0x10; relocatable_link_sm90 and dynpar_cudadevrt_sm90, without
+    /// module shared memory, keep 4 and 8).
+    fn relocatable_shared(st: &mut LinkState) {
+        let Some(module) = st
+            .section_named(".nv_debug.shared")
+            .filter(|&k| !st.sections[k].removed)
+        else {
+            return;
+        };
+        let align = st.sections[module].align;
+        for sec in st.sections.iter_mut() {
+            if sec.class == SectionClass::Shared && sec.flags & SHF_INFO_LINK != 0 && !sec.removed {
+                sec.align = sec.align.max(align);
+            }
+        }
     }
 
     /// The module shared variables several kernels reach, from offset 0,

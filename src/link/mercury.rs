@@ -31,16 +31,11 @@
 //!   section symbols after the globals (`emit::symbol_order`),
 //!   `.nv.reservedSmem.*` as CUDA objects, and the classic `.debug_frame`
 //!   CIE pointers, whose input addends are `.nv.merc.debug_frame` offsets,
-//!   pointed at the classic CIE of the same rank (`merge::frame_addend`).
+//!   pointed at the classic CIE of the same rank (`merge::frame_addend`);
+//! - the classic `.debug_frame` of an input is rewritten around the weak
+//!   functions it lost or won before it is merged (`frame_edit`).
 //!
 //! Not yet done (corpus cases still different):
-//! - `.debug_frame` around weak definitions: when a later input's weak
-//!   definition loses (arch_sm100_smoke: lib's `weak_helper`), nvlink drops
-//!   its FDE and the CIE before it; when a later input's wins
-//!   (weak_func_regs_unequal_fewer_second_sm120), the first input's FDE
-//!   slot gets the winner's classic FDE, and the winner's own slot becomes
-//!   its Mercury CIE plus an FDE of length 0x1c holding the Mercury
-//!   address range and four zero bytes;
 //! - operands nvlink patches inside `.nv.capmerc.text.*` (resolved 0x10003
 //!   relocations: bindless header slots, shared-memory offsets). The
 //!   patched word is 0xc into the raw instruction of a 32-byte `02` record
@@ -615,8 +610,10 @@ fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) 
 
 /// Whether nvlink resolves Mercury relocation `r` itself (and leaves it out).
 fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
+    // Resolved by `-r` too, like its classic counterpart (the sm_100/sm_120
+    // corpus cases linked with -r).
     if r.rtype == R_MERCURY_UNUSED_CLEAR64 {
-        return !relocatable;
+        return true;
     }
     let Some(sym) = st.symbol(r.sym) else {
         return false;

@@ -18,6 +18,7 @@ use crate::cubin::{Cubin, Symbol, compat, read};
 
 use super::diag::Diagnostic;
 use super::event::{Event, MergePass, Resolution, WeakCandidate, WeakRule};
+use super::frame_edit::{self, Fate, FrameEdit};
 use super::state::*;
 use super::weak;
 
@@ -46,6 +47,11 @@ pub struct InputMerge {
     pub cursor: Cursor,
     /// Input sections that belong to a discarded weak definition.
     dropped: BTreeSet<usize>,
+    /// Weak functions this input's definition won: (input symbol, output
+    /// symbol, the input whose definition it replaced).
+    won: Vec<(u32, SymIdx, usize)>,
+    /// The input's `.debug_frame` as it was, and how `frame_edit` rewrote it.
+    frame: Option<(Vec<u8>, FrameEdit)>,
     /// Set when a fatal error stopped this input's merge.
     failed: bool,
 }
@@ -65,6 +71,8 @@ impl InputMerge {
             cubin,
             cursor: Cursor::Start,
             dropped: BTreeSet::new(),
+            won: Vec::new(),
+            frame: None,
             failed: false,
         })
     }
@@ -111,6 +119,11 @@ impl InputMerge {
             Cursor::Pass(pass, i) => {
                 let limit = if pass == MergePass::Sections { nsec } else { nsym };
                 if i >= limit {
+                    // The weak decisions are made: the frames can follow them
+                    // before the symbols pass maps `.debug_frame`.
+                    if pass == MergePass::Weak {
+                        self.edit_frames(st, &mut ev);
+                    }
                     self.cursor = match pass {
                         MergePass::Weak => Cursor::Pass(MergePass::Symbols, 0),
                         MergePass::Symbols => Cursor::Pass(MergePass::Sections, 0),
@@ -393,6 +406,7 @@ impl InputMerge {
         if incoming_wins {
             if is_func {
                 self.replace_function(st, existing, &old, ev);
+                self.won.push((i as u32, existing, old.input));
             }
             let mut out = self.out_symbol(st, sym, i, ev)?;
             if rule == WeakRule::GlobalOverWeak {
@@ -720,6 +734,68 @@ impl InputMerge {
         Ok(())
     }
 
+    /// sm_100+ inputs: rewrites the classic `.debug_frame` around the weak
+    /// functions this input lost or won (`frame_edit`), before it is merged
+    /// (right after the weak pass), and moves its relocations with it.
+    fn edit_frames(&mut self, st: &mut LinkState, ev: &mut Vec<Event>) {
+        let (Some((df, classic)), Some((_, merc))) = (
+            self.cubin.section_by_name(".debug_frame"),
+            self.cubin.section_by_name(".nv.merc.debug_frame"),
+        ) else {
+            return;
+        };
+        let recs = frame_records(&classic.data);
+        let mut fates = Vec::new();
+        let mut winners = Vec::new();
+        for s in self
+            .cubin
+            .sections
+            .iter()
+            .filter(|s| is_reloc_section(s.sh_type) && s.info as usize == df)
+        {
+            for r in &s.relocs {
+                let Some(k) = frame_edit::fde_at_initial_location(&recs, r.offset) else {
+                    continue;
+                };
+                if self.is_discarded(st, r.sym) {
+                    fates.push((k, Fate::Lost));
+                } else if let Some(&(_, out, old_input)) = self.won.iter().find(|w| w.0 == r.sym) {
+                    fates.push((k, Fate::Won));
+                    winners.push((k, out, old_input));
+                }
+            }
+        }
+        let Some(edit) = frame_edit::edit(&classic.data, &merc.data, &fates) else {
+            return;
+        };
+        let original = classic.data.to_vec();
+        for (k, out, old_input) in winners {
+            copy_fde_body(st, &original, recs[k], out, old_input);
+        }
+        for (j, s) in self.cubin.sections.iter_mut().enumerate() {
+            if !is_reloc_section(s.sh_type) || s.info as usize != df {
+                continue;
+            }
+            s.relocs.retain_mut(|r| match edit.map(r.offset) {
+                Some(o) => {
+                    r.offset = o;
+                    true
+                }
+                None => {
+                    ev.push(Event::RelocDropped {
+                        input: self.input,
+                        in_section: j,
+                        offset: r.offset,
+                        reason: "its frame record belongs to a weak definition this input lost".into(),
+                    });
+                    false
+                }
+            });
+        }
+        self.cubin.sections[df].data = edit.data.clone().into();
+        self.frame = Some((original, edit));
+    }
+
     /// Maps the input's section symbol of section `j` (if it has one and it
     /// is not mapped yet) to the output section symbol of `out`.
     fn map_section_symbol(&self, st: &mut LinkState, j: usize, out: usize, ev: &mut Vec<Event>) {
@@ -861,11 +937,14 @@ impl InputMerge {
         let Some((_, merc)) = self.cubin.section_by_name(".nv.merc.debug_frame") else {
             return addend;
         };
-        let (c, m) = (frame_cies(&classic.data), frame_cies(&merc.data));
-        match m.iter().position(|&o| o as i64 == addend) {
-            Some(k) if c.len() == m.len() => c[k] as i64,
-            _ => addend,
-        }
+        // CIE ranks are those of the section as ptxas wrote it.
+        let before = self.frame.as_ref().map_or(&classic.data[..], |f| &f.0[..]);
+        let (c, m) = (frame_cies(before), frame_cies(&merc.data));
+        let at = match m.iter().position(|&o| o as i64 == addend) {
+            Some(k) if c.len() == m.len() => c[k],
+            _ => return addend,
+        };
+        self.frame.as_ref().map_or(at, |f| f.1.map_boundary(at)) as i64
     }
 
     fn relocations(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
@@ -948,6 +1027,40 @@ impl InputMerge {
             });
         }
         Ok(())
+    }
+}
+
+fn is_reloc_section(sh_type: u32) -> bool {
+    matches!(sh_type, SHT_REL | SHT_RELA)
+}
+
+/// The earlier definition's FDE in the output `.debug_frame` (found by its
+/// initial-location relocation, which now names the winner) takes the
+/// winner's classic FDE body when both have the same size.
+fn copy_fde_body(st: &mut LinkState, classic: &[u8], fde: FrameRecord, out: SymIdx, old_input: usize) {
+    let spots: Vec<(usize, u64)> = st
+        .relocs
+        .iter()
+        .filter(|r| r.live && r.input == old_input && r.sym == out && st.sections[r.section].name == ".debug_frame")
+        .map(|r| (r.section, r.offset))
+        .collect();
+    for (sec, at) in spots {
+        let Some(start) = at.checked_sub(frame_edit::WIDE_INITIAL_LOCATION) else {
+            continue;
+        };
+        let data = &mut st.sections[sec].data;
+        let Some(old) = data
+            .get(start as usize..)
+            .and_then(|d| frame_records(d).first().copied())
+        else {
+            continue;
+        };
+        if old.cie || !old.wide || old.size != fde.size {
+            continue;
+        }
+        let from = (fde.offset + frame_edit::WIDE_INITIAL_LOCATION) as usize..(fde.offset + fde.size) as usize;
+        data[at as usize..at as usize + from.len()].copy_from_slice(&classic[from]);
+        return;
     }
 }
 

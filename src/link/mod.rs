@@ -12,6 +12,7 @@ pub mod diag;
 pub mod emit;
 pub mod event;
 pub mod finalize;
+pub mod frame_edit;
 pub mod inputs;
 pub mod layout;
 pub mod mercury;

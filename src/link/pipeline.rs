@@ -41,6 +41,8 @@ pub struct LinkSetup {
     pub ignore_host_info: bool,
     /// `--uidx-file` / `-uidx`: the index file ordering the unified tables (`link::uidx`).
     pub uidx_file: Option<String>,
+    /// `-preserve-relocs`: applied relocations are kept in `.nv.resolvedrela.*`.
+    pub preserve_relocs: bool,
     /// The folder relative file names given in options (`-uidx`) are read
     /// from; None for the current folder.
     pub base_dir: Option<std::path::PathBuf>,
@@ -60,6 +62,7 @@ impl LinkSetup {
             variables_used: o.variables_used.clone(),
             ignore_host_info: o.ignore_host_info,
             uidx_file: o.uidx_file.clone(),
+            preserve_relocs: o.preserve_relocs,
             base_dir: None,
         }
     }

@@ -249,6 +249,10 @@ pub struct LinkState {
     /// Global and weak symbols: `globals[i]` has index `-(i + 1)`.
     pub globals: Vec<OutSymbol>,
     pub relocs: Vec<OutReloc>,
+    /// `-preserve-relocs`: the relocations applied, as emit writes them into
+    /// `.nv.resolvedrela.<section>` (addends of section-symbol records
+    /// include the input section's offset).
+    pub resolved: Vec<OutReloc>,
     pub nvinfo: Vec<OutNvInfo>,
     pub callgraph: Vec<OutCallEdge>,
     /// .nv.compat attributes in the order first seen, with the value kept.

@@ -9,14 +9,16 @@
 //! - against a symbol in a constant bank, or a section symbol of a
 //!   non-allocated section (`.debug_frame`), or an absolute symbol: applied
 //!   (S = the symbol's offset in its output section; for a section symbol,
-//!   where the relocation's input put that section), record dropped;
+//!   where the relocation's input put that section), record dropped (with
+//!   `-preserve-relocs`, listed in `.nv.resolvedrela<section>`);
 //! - against shared or local memory: applied in a final link, kept by `-r`;
 //! - types only the driver resolves ([`descriptors::kept_for_driver`]:
 //!   R_CUDA_G*, FUNC_DESC*, *_HEADER_INDEX, ABS47_34, ABS55_16_34, …): kept;
 //! - Mercury-numbered relocations: kept as they are;
 //! - against functions, `.nv.global*` data, undefined and common symbols:
 //!   kept, bytes untouched (ET_EXEC sections all have address 0: the driver
-//!   places them). R_CUDA_UNIFIED* kept are rewritten to the plain types;
+//!   places them). R_CUDA_UNIFIED* kept are rewritten to the plain types
+//!   (not by `-r`);
 //!   kept relocations against section symbols get the input section's
 //!   offset added to their addend;
 //! - against a function left out of the output (DCE): dropped;
@@ -252,8 +254,15 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
         }
         _ => {}
     }
+    // A final link rewrites a kept R_CUDA_UNIFIED* to its plain type; `-r`
+    // keeps it for the final link (corpus func_ptr_sm90 linked with -r).
+    let kept_type = if setup.relocatable {
+        r.rtype
+    } else {
+        unified_base(r.rtype).unwrap_or(r.rtype)
+    };
     let keep = |reason| Decision::Keep {
-        rtype: unified_base(r.rtype).unwrap_or(r.rtype),
+        rtype: kept_type,
         addend: r.addend,
         reason,
     };
@@ -288,8 +297,18 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
         additive: !r.rela,
     };
     if matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
+        // A final link has laid the slots out in constant bank 0; `-r` skips
+        // bindless, so the reference stays undefined and nvlink takes the
+        // section type of no section (sh_type 0): the bank field of an
+        // R_CUDA_CONST_FIELD21_38 gets 0x1c (corpus relocatable_bindless_sm90).
+        // On sm_100+ `-r` keeps them for the final link (texref_helper_sm100
+        // linked with -r).
+        let sh_type = if setup.relocatable { 0 } else { SHT_CUDA_CONSTANT0 };
+        if setup.relocatable && !st.mercury.is_empty() {
+            return keep("a texture, surface or sampler reference: the final link lays out bindless slots");
+        }
         return if applicable {
-            Decision::Apply(inputs(sym.value, apply::section_type_code(SHT_CUDA_CONSTANT0)))
+            Decision::Apply(inputs(sym.value, apply::section_type_code(sh_type)))
         } else {
             keep("a texture, surface or sampler reference the driver binds")
         };
@@ -321,7 +340,7 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
                 Decision::Apply(inputs(s, sec_type))
             } else if sym.sym_type == STT_SECTION {
                 Decision::Keep {
-                    rtype: unified_base(r.rtype).unwrap_or(r.rtype),
+                    rtype: kept_type,
                     addend: r.addend.wrapping_add(s as i64),
                     reason: "against a section the driver places",
                 }
@@ -461,6 +480,17 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
             match res {
                 Ok(fields) => {
                     st.relocs[index].live = false;
+                    if setup.preserve_relocs {
+                        let section_symbol = st.symbol(r.sym).is_some_and(|y| y.sym_type == STT_SECTION);
+                        st.resolved.push(OutReloc {
+                            addend: if section_symbol {
+                                x.a.wrapping_add(x.s as i64)
+                            } else {
+                                x.a
+                            },
+                            ..r
+                        });
+                    }
                     ev.push(Event::Reloc(RelocEvent::Applied {
                         index,
                         section,

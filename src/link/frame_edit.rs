@@ -1,0 +1,215 @@
+//! What nvlink does to an sm_100+ input's classic `.debug_frame` around weak
+//! functions, before the section is merged (nvlink 13.5, corpus
+//! arch_sm100_smoke, arch_sm120_smoke, weak_func_vsm_low_first_sm100,
+//! weak_func_regs_unequal_fewer_second_sm120):
+//!
+//! - the FDE of a weak definition that lost, and the CIE right before it,
+//!   are left out ([`Fate::Lost`]);
+//! - for a weak definition that won over an earlier input's, the CIE right
+//!   before its FDE becomes the CIE of its `.nv.merc.debug_frame` FDE (same
+//!   rank), and the FDE keeps only its header: CIE pointer, initial location,
+//!   the Mercury FDE's address range, then four zero bytes, length 0x1c
+//!   ([`Fate::Won`]); the earlier input's FDE takes this classic FDE's body
+//!   instead (`merge` does that part, in the output section).
+//!
+//! sm_90 and older inputs are merged as they are. Only 64-bit DWARF records
+//! (what ptxas writes) are rewritten.
+
+use super::merge::{FrameRecord, frame_records};
+
+/// Offset of an FDE's CIE pointer and initial location in a 64-bit record.
+pub const WIDE_CIE_POINTER: u64 = 12;
+pub const WIDE_INITIAL_LOCATION: u64 = 20;
+/// Length field of the header-only FDE nvlink writes for a winner.
+const HEADER_ONLY_LENGTH: u64 = 0x1c;
+
+/// What happens to a weak function's FDE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    Lost,
+    Won,
+}
+
+/// The rewritten section and where each old offset went.
+#[derive(Debug, Clone, Default)]
+pub struct FrameEdit {
+    pub data: Vec<u8>,
+    /// (old start, old size, new start, new size) of each record kept.
+    moves: Vec<(u64, u64, u64, u64)>,
+}
+
+impl FrameEdit {
+    /// Where byte `off` of the old section is now; None when it was left out.
+    pub fn map(&self, off: u64) -> Option<u64> {
+        self.moves
+            .iter()
+            .find(|&&(start, size, ..)| off >= start && off < start + size)
+            .and_then(|&(start, _, to, new_size)| (off - start < new_size).then_some(to + off - start))
+    }
+
+    /// Where an old record boundary (a CIE's offset, or the end) is now.
+    pub fn map_boundary(&self, off: u64) -> u64 {
+        self.map(off)
+            .or_else(|| self.moves.iter().find(|m| m.0 >= off).map(|m| m.2))
+            .unwrap_or(self.data.len() as u64)
+    }
+}
+
+/// The FDE whose initial location is at byte `at` of the section.
+pub fn fde_at_initial_location(records: &[FrameRecord], at: u64) -> Option<usize> {
+    records
+        .iter()
+        .position(|r| !r.cie && r.wide && r.offset + WIDE_INITIAL_LOCATION == at)
+}
+
+fn dword(d: &[u8], at: u64) -> u64 {
+    d.get(at as usize..at as usize + 8)
+        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+}
+
+/// Rewrites `classic` given the fate of some of its FDEs (by record index);
+/// `merc` is the input's `.nv.merc.debug_frame`. None when nothing changes.
+pub fn edit(classic: &[u8], merc: &[u8], fates: &[(usize, Fate)]) -> Option<FrameEdit> {
+    if fates.is_empty() {
+        return None;
+    }
+    let recs = frame_records(classic);
+    let mrecs = frame_records(merc);
+    let mfdes: Vec<&FrameRecord> = mrecs.iter().filter(|r| !r.cie).collect();
+    let fate = |k: usize| fates.iter().find(|f| f.0 == k).map(|f| f.1);
+    // The CIE right before an FDE with a fate, if the FDE is its only user.
+    let own_cie = |k: usize| (k > 0 && recs[k - 1].cie && recs.get(k + 1).is_none_or(|n| n.cie)).then(|| k - 1);
+    let mut out = FrameEdit::default();
+    let mut k = 0;
+    while k < recs.len() {
+        let r = recs[k];
+        let next_fate = recs.get(k + 1).and(fate(k + 1)).filter(|_| own_cie(k + 1) == Some(k));
+        let bytes: Option<Vec<u8>> = match (fate(k), next_fate) {
+            (_, Some(Fate::Lost)) | (Some(Fate::Lost), _) => None,
+            (_, Some(Fate::Won)) => {
+                // The CIE of the Mercury FDE of the same rank.
+                let rank = recs[..=k + 1].iter().filter(|x| !x.cie).count() - 1;
+                let mcie = mfdes.get(rank).and_then(|f| {
+                    let ptr = dword(merc, f.offset + WIDE_CIE_POINTER);
+                    mrecs.iter().find(|c| c.cie && c.offset == ptr)
+                });
+                Some(match mcie {
+                    Some(c) if c.size == r.size => merc[c.offset as usize..(c.offset + c.size) as usize].to_vec(),
+                    _ => classic[r.offset as usize..(r.offset + r.size) as usize].to_vec(),
+                })
+            }
+            (Some(Fate::Won), _) if r.wide => {
+                let rank = recs[..=k].iter().filter(|x| !x.cie).count() - 1;
+                let range = mfdes
+                    .get(rank)
+                    .map_or(0, |f| dword(merc, f.offset + WIDE_INITIAL_LOCATION + 8));
+                let mut b = Vec::with_capacity(12 + HEADER_ONLY_LENGTH as usize);
+                b.extend_from_slice(&u32::MAX.to_le_bytes());
+                b.extend_from_slice(&HEADER_ONLY_LENGTH.to_le_bytes());
+                let head = (r.offset + WIDE_CIE_POINTER) as usize;
+                b.extend_from_slice(&classic[head..head + 16]);
+                b.extend_from_slice(&range.to_le_bytes());
+                b.extend_from_slice(&[0; 4]);
+                Some(b)
+            }
+            _ => Some(classic[r.offset as usize..(r.offset + r.size) as usize].to_vec()),
+        };
+        if let Some(b) = bytes {
+            out.moves
+                .push((r.offset, r.size, out.data.len() as u64, b.len() as u64));
+            out.data.extend_from_slice(&b);
+        }
+        k += 1;
+    }
+    // Bytes after the last well-formed record stay.
+    let end = recs.last().map_or(0, |r| r.offset + r.size) as usize;
+    if end < classic.len() {
+        out.moves.push((
+            end as u64,
+            (classic.len() - end) as u64,
+            out.data.len() as u64,
+            (classic.len() - end) as u64,
+        ));
+        out.data.extend_from_slice(&classic[end..]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 64-bit CIE of `body_len` bytes after the id, its code alignment `ca`.
+    fn cie(ca: u8) -> Vec<u8> {
+        let mut b = u32::MAX.to_le_bytes().to_vec();
+        b.extend_from_slice(&0x14u64.to_le_bytes());
+        b.extend_from_slice(&u64::MAX.to_le_bytes());
+        b.extend_from_slice(&[3, 0, ca, 0x7c, 0, 0, 0, 0, 0, 0, 0, 0]);
+        b
+    }
+
+    fn fde(cie_at: u64, range: u64, insns: &[u8]) -> Vec<u8> {
+        let mut b = u32::MAX.to_le_bytes().to_vec();
+        b.extend_from_slice(&(24 + insns.len() as u64).to_le_bytes());
+        b.extend_from_slice(&cie_at.to_le_bytes());
+        b.extend_from_slice(&0u64.to_le_bytes());
+        b.extend_from_slice(&range.to_le_bytes());
+        b.extend_from_slice(insns);
+        b
+    }
+
+    fn two_functions(ca: u8, ranges: [u64; 2]) -> Vec<u8> {
+        let mut d = cie(ca);
+        d.extend(fde(0, ranges[0], &[1, 2, 3, 4, 5, 6, 7, 8]));
+        let second = d.len() as u64;
+        d.extend(cie(ca));
+        d.extend(fde(second, ranges[1], &[9; 8]));
+        d
+    }
+
+    #[test]
+    fn a_lost_fde_goes_with_its_cie_and_later_offsets_move_up() {
+        let d = two_functions(4, [0x100, 0x200]);
+        let recs = frame_records(&d);
+        assert_eq!(recs.len(), 4);
+        let e = edit(&d, &two_functions(1, [0xf0, 0x1f0]), &[(1, Fate::Lost)]).unwrap();
+        let pair = recs[2].offset;
+        assert_eq!(e.data, d[pair as usize..]);
+        assert_eq!(e.map(0), None);
+        assert_eq!(e.map(pair + WIDE_INITIAL_LOCATION), Some(WIDE_INITIAL_LOCATION));
+        assert_eq!(e.map_boundary(pair), 0);
+    }
+
+    #[test]
+    fn a_won_fde_keeps_its_header_and_takes_the_mercury_cie_and_range() {
+        let d = two_functions(4, [0x100, 0x200]);
+        let merc = two_functions(1, [0xf0, 0x1f0]);
+        let e = edit(&d, &merc, &[(3, Fate::Won)]).unwrap();
+        let recs = frame_records(&e.data);
+        assert_eq!(recs.len(), 4);
+        let (c, f) = (recs[2], recs[3]);
+        // The Mercury CIE (code alignment 1), same size.
+        assert_eq!(e.data[c.offset as usize + 22], 1);
+        assert_eq!(f.size, 12 + 0x1c);
+        assert_eq!(dword(&e.data, f.offset + WIDE_INITIAL_LOCATION + 8), 0x1f0);
+        assert_eq!(
+            &e.data[(f.offset + f.size - 4) as usize..(f.offset + f.size) as usize],
+            &[0; 4]
+        );
+        // 8 bytes of instructions gave way to 4 zero bytes.
+        assert_eq!(e.data.len(), d.len() - 4);
+        // The first pair is untouched.
+        assert_eq!(e.data[..c.offset as usize], d[..c.offset as usize]);
+        assert_eq!(
+            e.map(f.offset + WIDE_INITIAL_LOCATION),
+            Some(f.offset + WIDE_INITIAL_LOCATION)
+        );
+    }
+
+    #[test]
+    fn nothing_to_do_is_none_and_garbage_does_not_panic() {
+        assert!(edit(&[1, 2, 3], &[], &[]).is_none());
+        let e = edit(&[0xff; 7], &[0xff; 3], &[(0, Fate::Lost), (5, Fate::Won)]).unwrap();
+        assert_eq!(e.data, vec![0xff; 7]);
+    }
+}
