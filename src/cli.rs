@@ -140,6 +140,10 @@ enum Command {
         /// nvlink's `-r` output of the same inputs (`expected/r/`).
         #[arg(short = 'r', long)]
         relocatable: bool,
+        /// For each equivalent case that is not byte-identical, print where
+        /// its bytes first differ from nvlink's (apart from .note.nv.tkinfo).
+        #[arg(long)]
+        strict: bool,
     },
     /// Replay scenarios (RON files, see scenarios/README.md) headlessly:
     /// set their breakpoints, run their scripts, and report each
@@ -201,13 +205,14 @@ pub fn main() -> i32 {
             json,
             all,
             relocatable,
+            strict,
         } => {
             let mode = if relocatable {
                 crate::conform::Mode::Relocatable
             } else {
                 crate::conform::Mode::Final
             };
-            run_conform(&corpus, only.as_deref(), json, all, mode)
+            run_conform(&corpus, only.as_deref(), json, all, strict, mode)
         }
         Command::Replay {
             files,
@@ -363,7 +368,14 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
     }
 }
 
-fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool, mode: crate::conform::Mode) -> i32 {
+fn run_conform(
+    corpus: &Path,
+    only: Option<&str>,
+    json: bool,
+    all: bool,
+    strict: bool,
+    mode: crate::conform::Mode,
+) -> i32 {
     let cases: Vec<PathBuf> = crate::conform::cases_for(corpus, mode)
         .into_iter()
         .filter(|c| only.is_none_or(|o| c.to_string_lossy().contains(o)))
@@ -394,6 +406,9 @@ fn run_conform(corpus: &Path, only: Option<&str>, json: bool, all: bool, mode: c
                 (None, false) => "DIFF",
             };
             o.push_str(&format!("{mark:<5} {}\n", r.case));
+            if strict && let Some(s) = &r.strict_difference {
+                o.push_str(&format!("        strict: {s}\n"));
+            }
             let shown = if all { r.differences.len() } else { 3 };
             for d in r.differences.iter().take(shown) {
                 o.push_str(&format!("        {d}\n"));

@@ -26,6 +26,9 @@ pub struct CaseResult {
     pub conforms: bool,
     /// Output byte for byte nvlink's, apart from .note.nv.tkinfo (successful cases).
     pub identical: bool,
+    /// For an equivalent output that is not byte-identical: where the bytes
+    /// first differ (`diff::strict`).
+    pub strict_difference: Option<String>,
     /// Why it does not conform (empty when it does), most useful first.
     pub differences: Vec<String>,
     /// Set when the case cannot be linked on this machine (a PTX input and no ptxas).
@@ -109,6 +112,7 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
         status: 0,
         conforms: false,
         identical: false,
+        strict_difference: None,
         differences: Vec::new(),
         skipped: None,
     };
@@ -162,7 +166,10 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
         (Ok(a), Ok(b)) => {
             r.differences = diff::equivalence(&a, &b).iter().map(|d| d.to_string()).collect();
             r.conforms = r.differences.is_empty();
-            r.identical = r.conforms && diff::strict(&ours, &a, &theirs, &b).is_none();
+            if r.conforms {
+                r.strict_difference = diff::strict(&ours, &a, &theirs, &b).map(|d| d.to_string());
+                r.identical = r.strict_difference.is_none();
+            }
         }
         (Err(e), _) => r.differences.push(format!("culdb's output does not parse: {e}")),
         (_, Err(e)) => r.differences.push(format!("nvlink's output does not parse: {e}")),

@@ -76,7 +76,15 @@ pub fn edit(classic: &[u8], merc: &[u8], fates: &[(usize, Fate)]) -> Option<Fram
     let recs = frame_records(classic);
     let mrecs = frame_records(merc);
     let mfdes: Vec<&FrameRecord> = mrecs.iter().filter(|r| !r.cie).collect();
-    let fate = |k: usize| fates.iter().find(|f| f.0 == k).map(|f| f.1);
+    // Only FDEs have fates.
+    let fate = |k: usize| {
+        fates
+            .iter()
+            .find(|f| f.0 == k && recs.get(k).is_some_and(|r| !r.cie))
+            .map(|f| f.1)
+    };
+    // The rank of FDE `k` among the FDEs (its Mercury twin has the same).
+    let rank = |k: usize| recs[..=k].iter().filter(|x| !x.cie).count().checked_sub(1);
     // The CIE right before an FDE with a fate, if the FDE is its only user.
     let own_cie = |k: usize| (k > 0 && recs[k - 1].cie && recs.get(k + 1).is_none_or(|n| n.cie)).then(|| k - 1);
     let mut out = FrameEdit::default();
@@ -88,8 +96,7 @@ pub fn edit(classic: &[u8], merc: &[u8], fates: &[(usize, Fate)]) -> Option<Fram
             (_, Some(Fate::Lost)) | (Some(Fate::Lost), _) => None,
             (_, Some(Fate::Won)) => {
                 // The CIE of the Mercury FDE of the same rank.
-                let rank = recs[..=k + 1].iter().filter(|x| !x.cie).count() - 1;
-                let mcie = mfdes.get(rank).and_then(|f| {
+                let mcie = rank(k + 1).and_then(|n| mfdes.get(n)).and_then(|f| {
                     let ptr = dword(merc, f.offset + WIDE_CIE_POINTER);
                     mrecs.iter().find(|c| c.cie && c.offset == ptr)
                 });
@@ -98,10 +105,9 @@ pub fn edit(classic: &[u8], merc: &[u8], fates: &[(usize, Fate)]) -> Option<Fram
                     _ => classic[r.offset as usize..(r.offset + r.size) as usize].to_vec(),
                 })
             }
-            (Some(Fate::Won), _) if r.wide => {
-                let rank = recs[..=k].iter().filter(|x| !x.cie).count() - 1;
-                let range = mfdes
-                    .get(rank)
+            (Some(Fate::Won), _) if r.wide && r.size >= WIDE_INITIAL_LOCATION + 16 => {
+                let range = rank(k)
+                    .and_then(|n| mfdes.get(n))
                     .map_or(0, |f| dword(merc, f.offset + WIDE_INITIAL_LOCATION + 8));
                 let mut b = Vec::with_capacity(12 + HEADER_ONLY_LENGTH as usize);
                 b.extend_from_slice(&u32::MAX.to_le_bytes());
@@ -211,5 +217,44 @@ mod tests {
         assert!(edit(&[1, 2, 3], &[], &[]).is_none());
         let e = edit(&[0xff; 7], &[0xff; 3], &[(0, Fate::Lost), (5, Fate::Won)]).unwrap();
         assert_eq!(e.data, vec![0xff; 7]);
+    }
+
+    /// Mutated frames (lengths, ids, truncations) with every fate: no panic,
+    /// and every kept byte maps inside the result.
+    #[test]
+    fn fuzzed_frames_never_panic() {
+        let base = two_functions(4, [0x100, 0x200]);
+        let merc = two_functions(1, [0xf0, 0x1f0]);
+        let seed = std::cell::Cell::new(0x2545_f491_4f6c_dd1du64);
+        let next = || {
+            let mut x = seed.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            seed.set(x);
+            x
+        };
+        for _ in 0..5000 {
+            let mut d = base.clone();
+            let mut m = merc.clone();
+            for _ in 0..(next() % 4) {
+                let at = (next() as usize) % d.len();
+                d[at] = next() as u8;
+                let at = (next() as usize) % m.len();
+                m[at] = next() as u8;
+            }
+            d.truncate(d.len() - (next() as usize % 16));
+            let fates: Vec<(usize, Fate)> = (0..4)
+                .filter(|_| next() % 2 == 0)
+                .map(|k| (k, if next() % 2 == 0 { Fate::Lost } else { Fate::Won }))
+                .collect();
+            if let Some(e) = edit(&d, &m, &fates) {
+                for off in 0..d.len() as u64 {
+                    if let Some(o) = e.map(off) {
+                        assert!(o < e.data.len() as u64);
+                    }
+                }
+            }
+        }
     }
 }

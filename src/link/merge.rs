@@ -1055,7 +1055,7 @@ fn copy_fde_body(st: &mut LinkState, classic: &[u8], fde: FrameRecord, out: SymI
         else {
             continue;
         };
-        if old.cie || !old.wide || old.size != fde.size {
+        if old.cie || !old.wide || old.size != fde.size || fde.size < frame_edit::WIDE_INITIAL_LOCATION {
             continue;
         }
         let from = (fde.offset + frame_edit::WIDE_INITIAL_LOCATION) as usize..(fde.offset + fde.size) as usize;
