@@ -1,6 +1,7 @@
 //! Writes the synthetic link inputs of the unified-table corpus cases
-//! (`tests/corpus/uft_*`, `err_uft_*`, `err_uidx_*`): cubins carrying a
-//! `.nv.uft` jump table, its `__cuda_uf_stub_*` symbols and `.nv.uft.entry`
+//! (`tests/corpus/uft_*`, `udt_*`, `err_uft_*`, `err_udt_*`, `err_uidx_*`):
+//! cubins carrying a `.nv.uft` jump table, its `__cuda_uf_stub_*` symbols
+//! and `.nv.uft.entry`, or a `.nv.udt` of variables and `.nv.udt.entry`
 //! (built with `culdb::cubin::build`; ptxas does not write these tables),
 //! and UIDX files for `-uidx`.
 //!

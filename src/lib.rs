@@ -15,5 +15,6 @@ pub mod diff;
 pub mod dump;
 pub mod link;
 pub mod repl;
+pub mod ronfile;
 pub mod scenario;
 pub mod tui;

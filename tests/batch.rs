@@ -83,7 +83,7 @@ fn ron_errors_name_file_line_and_column() {
         // The library says the same.
         let e = jobs::read(&path).unwrap_err();
         assert_eq!(e.file, path);
-        assert_eq!(e.line.map(|(l, c)| format!("{l}:{c}")).as_deref(), Some(at), "{file}");
+        assert_eq!(e.at.map(|(l, c)| format!("{l}:{c}")).as_deref(), Some(at), "{file}");
     }
 }
 
@@ -108,7 +108,7 @@ fn text_errors_name_file_line_and_column() {
         ("-arch=sm_90 a.cubin\\", (1, 20)),
     ] {
         let e = jobs::parse(&dir.join("j.txt"), text).unwrap_err();
-        assert_eq!(e.line, Some(at), "{text:?}: {e}");
+        assert_eq!(e.at, Some(at), "{text:?}: {e}");
     }
     let o = batch(&[dir.join("missing.ron").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

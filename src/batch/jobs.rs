@@ -5,7 +5,6 @@
 //! and file names are taken from the jobs file's folder. A malformed file
 //! gets one error naming the file, line and column.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
@@ -26,25 +25,8 @@ pub struct Job {
     pub origin: String,
 }
 
-/// A jobs file that cannot be used: the file, the 1-based line and column
-/// where it goes wrong (when there is one), and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JobsError {
-    pub file: PathBuf,
-    pub line: Option<(usize, usize)>,
-    pub message: String,
-}
-
-impl fmt::Display for JobsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some((line, col)) => write!(f, "{}:{line}:{col}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
-    }
-}
-
-impl std::error::Error for JobsError {}
+/// A problem with a jobs file (`FILE:LINE:COL: message`).
+pub type JobsError = crate::ronfile::FileError;
 
 /// The two formats of a jobs file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +60,7 @@ pub fn detect(file: &Path, text: &str) -> Format {
 pub fn read(file: &Path) -> Result<Vec<Job>, JobsError> {
     let data = std::fs::read(file).map_err(|e| JobsError {
         file: file.to_path_buf(),
-        line: None,
+        at: None,
         message: format!("cannot read: {e}"),
     })?;
     let text = String::from_utf8(data).map_err(|e| {
@@ -86,7 +68,7 @@ pub fn read(file: &Path) -> Result<Vec<Job>, JobsError> {
         let good = std::str::from_utf8(good).unwrap_or_default();
         JobsError {
             file: file.to_path_buf(),
-            line: Some(end_position(good)),
+            at: Some(end_position(good)),
             message: "not UTF-8 text".into(),
         }
     })?;
@@ -120,7 +102,7 @@ fn check_names(file: &Path, jobs: &[Job]) -> Result<(), JobsError> {
         if let Some(first) = seen.insert(j.name.as_str(), j.origin.as_str()) {
             return Err(JobsError {
                 file: file.to_path_buf(),
-                line: None,
+                at: None,
                 message: format!("two jobs are named '{}' ({first} and {})", j.name, j.origin),
             });
         }
@@ -159,13 +141,7 @@ fn nonempty_args<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Erro
 }
 
 fn parse_ron(file: &Path, base: &Path, text: &str) -> Result<Vec<Job>, JobsError> {
-    // `name: "a"`, not `name: Some("a")`.
-    let ron = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let parsed: RonFile = ron.from_str(text).map_err(|e| JobsError {
-        file: file.to_path_buf(),
-        line: Some((e.span.start.line, e.span.start.col)),
-        message: e.code.to_string(),
-    })?;
+    let parsed: RonFile = crate::ronfile::parse(file, text)?;
     Ok(parsed
         .jobs
         .into_iter()
@@ -183,11 +159,7 @@ fn parse_ron(file: &Path, base: &Path, text: &str) -> Result<Vec<Job>, JobsError
 }
 
 fn parse_text(file: &Path, base: &Path, text: &str) -> Result<Vec<Job>, JobsError> {
-    let err = |line, col, message: String| JobsError {
-        file: file.to_path_buf(),
-        line: Some((line, col)),
-        message,
-    };
+    let err = |line, col, message: String| JobsError::at(file, line, col, message);
     let mut jobs = Vec::new();
     for cmd in split_commands(text).map_err(|(l, c, m)| err(l, c, m))? {
         let mut words = cmd.words;

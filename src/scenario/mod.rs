@@ -11,8 +11,7 @@ pub mod replay;
 pub mod synth;
 pub mod workdir;
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -367,52 +366,8 @@ pub struct RelocExpect {
     pub text: Option<String>,
 }
 
-/// A scenario that could not be read or built: the file, and where in it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScenarioError {
-    pub file: PathBuf,
-    /// 1-based line and column, when the error has a place in the file.
-    pub at: Option<(usize, usize)>,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.at {
-            Some((l, c)) => write!(f, "{}:{l}:{c}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
-impl ScenarioError {
-    pub fn new(file: &Path, message: impl Into<String>) -> Self {
-        ScenarioError {
-            file: file.to_path_buf(),
-            at: None,
-            message: message.into(),
-        }
-    }
-}
-
-/// The RON dialect of scenario files: `Object(name: ..)` for a variant
-/// holding a struct, and `size: 128` for an optional field.
-pub fn ron_options() -> ron::Options {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES)
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-}
-
-/// Parses RON text of `file` with [`ron_options`]; errors give the line and column.
-pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &Path, text: &str) -> Result<T, ScenarioError> {
-    ron_options().from_str(text).map_err(|e| ScenarioError {
-        file: file.to_path_buf(),
-        at: Some((e.span.start.line, e.span.start.col)),
-        message: e.code.to_string(),
-    })
-}
+/// A problem with a scenario file (`FILE:LINE:COL: message`).
+pub type ScenarioError = crate::ronfile::FileError;
 
 impl Scenario {
     /// Reads and checks a scenario file.
@@ -424,7 +379,7 @@ impl Scenario {
 
     /// Parses scenario text (`path` names it in errors).
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = parse_ron(path, text)?;
+        let s: Scenario = crate::ronfile::parse(path, text)?;
         s.check(path)?;
         Ok(s)
     }

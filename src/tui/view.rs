@@ -171,15 +171,12 @@ pub const BUILTIN: [(&str, &str); 6] = [
 
 /// Parses one preset; errors read `FILE:LINE:COL: message`.
 pub fn parse(file: &str, text: &str) -> Result<View, String> {
-    use ron::extensions::Extensions;
-    let opts = ron::Options::default()
-        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES)
-        .with_default_extension(Extensions::IMPLICIT_SOME);
-    let v: View = opts.from_str(text).map_err(|e| {
-        format!(
-            "{file}:{}:{}: malformed view preset: {}",
-            e.span.start.line, e.span.start.col, e.code
-        )
+    let v: View = crate::ronfile::parse(std::path::Path::new(file), text).map_err(|e| {
+        crate::ronfile::FileError {
+            message: format!("malformed view preset: {}", e.message),
+            ..e
+        }
+        .to_string()
     })?;
     check(&v.layout).map_err(|m| format!("{file}: {m}"))?;
     if v.title.trim().is_empty() {
