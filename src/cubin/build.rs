@@ -111,7 +111,8 @@ pub struct SecSpec {
     pub info_sec: Option<SecId>,
     /// sh_link to another section of the builder.
     pub link_sec: Option<SecId>,
-    /// Raw sh_link/sh_info when no handle applies.
+    /// Raw sh_link/sh_info when no handle applies (with `info_sym`, only
+    /// the top byte of `info` is used: the register count of sm_75…sm_89 code).
     pub link: u32,
     pub info: u32,
     /// (byte offset, symbol): a little-endian u32 symbol index written there at build time.
@@ -255,13 +256,19 @@ impl CubinBuilder {
     /// SM (`.target sm_<virtual_sm>`, which nvlink's weak resolution reads).
     pub fn ptxas_notes_from(&mut self, sm: u32, virtual_sm: u32) {
         let tk = self.toolkit_note("ptxas", &format!("-arch sm_{sm} -c "));
-        let compat = SecSpec::new(".nv.compat", SHT_CUDA_COMPAT_INFO, 0, 4).data(PTXAS_SM90_COMPAT.to_vec());
-        let compat = self.section(compat);
+        // ptxas writes `.nv.compat` (and links the note to it) from sm_90 on
+        // only (corpus arch_sm75_smoke … arch_sm89_smoke have none).
+        let compat = (sm >= 90).then(|| {
+            let c = SecSpec::new(".nv.compat", SHT_CUDA_COMPAT_INFO, 0, 4).data(PTXAS_SM90_COMPAT.to_vec());
+            self.section(c)
+        });
         let cu = self.cuda_note(virtual_sm as u16);
         let spec = self.section_mut(cu);
-        spec.flags |= SHF_INFO_LINK;
         spec.link_sec = Some(tk);
-        spec.info_sec = Some(compat);
+        if compat.is_some() {
+            spec.flags |= SHF_INFO_LINK;
+            spec.info_sec = compat;
+        }
     }
 
     /// `.note.nv.cuinfo` as ptxas 13.5 writes it (note type 1000, owner
@@ -623,7 +630,9 @@ impl CubinBuilder {
                 });
             }
             let info = match (s.info_sym, s.info_sec) {
-                (Some(id), _) => sym(id)?,
+                // A code section of sm_75…sm_89 keeps its register count in
+                // the top byte beside the symbol index (`SecSpec::info`).
+                (Some(id), _) => sym(id)? | (s.info & 0xff00_0000),
                 (None, Some(sec)) => self.elf_section(sec) as u32,
                 (None, None) => s.info,
             };

@@ -35,6 +35,7 @@ fn sym(binding: Binding) -> Sym {
 /// An object being built: the builder and its names.
 struct Build<'o> {
     obj: &'o Object,
+    sm: u32,
     b: CubinBuilder,
     syms: HashMap<String, SymId>,
     secs: HashMap<String, SecId>,
@@ -101,16 +102,32 @@ impl Build<'_> {
         }
         let size = code.len() as u64;
         let (sec, s) = self.b.function(&f.name, code, attrs);
+        // ptxas for sm_75…sm_89 states the register count in the top byte
+        // of the code section's sh_info too (corpus arch_sm75_smoke).
+        if self.sm < 90
+            && let Some(r) = f.registers
+        {
+            self.b.section_mut(sec).info = (r.min(255)) << 24;
+        }
         self.define(&f.name, s)?;
         // Per-function `.nv.info.<f>` as ptxas 13.5 starts it: the source
-        // language (3, PTX), the CUDA API version (0x87 = 13.5) and
-        // attribute 0x5f = 0x101, which ptxas writes for every function.
+        // language (3, PTX), on sm_75…sm_89 EIATTR_SW_WAR = 1, the CUDA API
+        // version (0x87 = 13.5), and attribute 0x5f: 0x101 from sm_90 on, 0
+        // before (corpus arch_sm75_smoke, arch_sm90_smoke). Without SW_WAR an
+        // sm_75 object is "pre-V10" to nvlink.
         let mut info = Vec::new();
-        for (code, value) in [(ATTR_LANGUAGE, 3u32), (nvinfo_code::CUDA_API_VERSION, 0x87)] {
+        let mut words = vec![(ATTR_LANGUAGE, 3u32)];
+        if self.sm < 90 {
+            words.push((ATTR_SW_WAR, 1));
+        }
+        words.push((nvinfo_code::CUDA_API_VERSION, 0x87));
+        for (code, value) in words {
             info.extend_from_slice(&[EIFMT_SVAL, code, 4, 0]);
             info.extend_from_slice(&value.to_le_bytes());
         }
-        info.extend_from_slice(&[EIFMT_HVAL, 0x5f, 1, 1]);
+        let attr_5f: u16 = if self.sm < 90 { 0 } else { 0x101 };
+        info.extend_from_slice(&[EIFMT_HVAL, 0x5f]);
+        info.extend_from_slice(&attr_5f.to_le_bytes());
         let mut spec = SecSpec::new(&format!(".nv.info.{}", f.name), SHT_CUDA_INFO, SHF_INFO_LINK, 4).data(info);
         spec.link_symtab = true;
         spec.info_sec = Some(sec);
@@ -390,6 +407,8 @@ mod nvinfo_code {
 }
 /// EIATTR 0x66: the source language of a function (3 = PTX).
 const ATTR_LANGUAGE: u8 = 0x66;
+/// EIATTR_SW_WAR (0x36), which ptxas writes for sm_75…sm_89 functions.
+const ATTR_SW_WAR: u8 = 0x36;
 const EIFMT_SVAL: u8 = crate::cubin::nvinfo::EIFMT_SVAL;
 const EIFMT_HVAL: u8 = crate::cubin::nvinfo::EIFMT_HVAL;
 
@@ -409,6 +428,7 @@ pub fn object_bytes(obj: &Object, default_sm: u32) -> Result<Vec<u8>, String> {
     b.ptxas_notes_from(sm, obj.virtual_sm.unwrap_or(sm));
     let mut o = Build {
         obj,
+        sm,
         b,
         syms: HashMap::new(),
         secs: HashMap::new(),
