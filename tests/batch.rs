@@ -11,12 +11,8 @@ use std::time::Duration;
 use culdb::batch::{self, jobs};
 use serde_json::Value;
 
-/// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("batch-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch(&format!("batch-{name}"))
 }
 
 fn culdb_in(dir: &Path, args: &[&str]) -> Output {

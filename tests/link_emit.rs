@@ -139,9 +139,7 @@ fn cuinfo_flags_sets_the_top_byte() {
 
 /// The temporary folder for cuobjdump's inputs.
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("culdb-link-emit-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("link-emit")
 }
 
 #[test]

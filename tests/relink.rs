@@ -86,10 +86,7 @@ fn culdb_r(dir: &Path, work: &Path) -> Vec<u8> {
 }
 
 fn workdir(name: &str) -> PathBuf {
-    let w = std::env::temp_dir().join(format!("culdb-relink-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&w);
-    std::fs::create_dir_all(&w).unwrap();
-    w
+    common::scratch(&format!("relink-{name}"))
 }
 
 #[test]

@@ -17,10 +17,7 @@ fn shipped() -> Vec<PathBuf> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("culdb-scn-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch(&format!("scenario-{name}"))
 }
 
 #[test]

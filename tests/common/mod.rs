@@ -8,6 +8,14 @@ use std::process::{Command, Output};
 use culdb::cubin::consts::*;
 use culdb::cubin::model::*;
 
+/// A fresh, empty folder for one test (`name` tells tests apart).
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("culdb-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
