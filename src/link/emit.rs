@@ -539,10 +539,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
     }
-    // `-preserve-relocs`: the applied ones, after them (preserve_relocs_sm90:
-    // `.nv.resolvedrela.debug_frame` after `.rela.debug_frame`).
+    // `-preserve-relocs`: the applied ones, after them, last applied first
+    // (preserve_relocs_sm90: `.nv.resolvedrela.debug_frame` after
+    // `.rela.debug_frame`, lib's record before main's).
     let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
-    for r in &st.resolved {
+    for r in st.resolved.iter().rev() {
         resolved.entry(r.section).or_default().push(Reloc {
             offset: r.offset,
             sym: sym_out(r.sym),
