@@ -62,6 +62,46 @@ impl SymbolOrder {
 /// Sections whose section symbols nvlink lists after every other local.
 const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft"];
 
+/// The state's locals in the order nvlink creates them (corpus observation
+/// 59): input by input, a section symbol when its section is created
+/// (`InputMaps::creation`), another local where its input lists it; the
+/// sections layout creates come last. Ties keep the state's order.
+fn locals_in_creation_order(st: &LinkState) -> Vec<(SymIdx, &super::state::OutSymbol)> {
+    let mut first_seen: HashMap<i32, (usize, u32)> = HashMap::new();
+    for (input, maps) in st.maps.iter().enumerate() {
+        for (j, &m) in maps.map_symbol_index.iter().enumerate() {
+            if m > 0 {
+                first_seen.entry(m).or_insert((input, j as u32));
+            }
+        }
+    }
+    let key = |i: SymIdx, s: &super::state::OutSymbol| -> (usize, u8, u32) {
+        if s.sym_type == STT_SECTION
+            && let Place::Section(k) = s.place
+        {
+            return match st.sections[k].contributions.first() {
+                Some(c) => {
+                    let (phase, at) = st
+                        .maps
+                        .get(c.input)
+                        .and_then(|m| m.creation.get(c.in_section))
+                        .copied()
+                        .unwrap_or((2, c.in_section as u32));
+                    (c.input, phase, at)
+                }
+                None => (usize::MAX, 2, k as u32),
+            };
+        }
+        match first_seen.get(&i.0) {
+            Some(&(input, j)) => (input, 1, j),
+            None => (usize::MAX, 2, u32::MAX),
+        }
+    };
+    let mut locals: Vec<_> = st.all_symbols().filter(|(i, _)| i.0 > 0).collect();
+    locals.sort_by_key(|&(i, s)| key(i, s));
+    locals
+}
+
 /// Whether the output has a `.nv.callgraph` section.
 pub fn has_callgraph(st: &LinkState) -> bool {
     st.callgraph.iter().any(|e| e.live)
@@ -105,8 +145,8 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     let late =
         |s: &super::state::OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_str());
     let mut held: Vec<(SymIdx, usize)> = Vec::new();
-    for (i, s) in st.all_symbols() {
-        if i.0 <= 0 || s.removed || trailing.contains(&i) {
+    for (i, s) in locals_in_creation_order(st) {
+        if s.removed || trailing.contains(&i) {
             continue;
         }
         if late(s) {
@@ -485,8 +525,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     // Relocation sections, one per patched section and kind (sm_75…sm_89
     // inputs carry both `.rel.text.<fn>` and `.rela.text.<fn>`, and so does
     // nvlink's output: arch_sm75_smoke), before the code and data.
+    // nvlink prepends each record to its table: the last merged comes first
+    // (extern_call_sm90: main's `.rela.text.k_main` 0x90…0x50 is written
+    // 0x50…0x90; lib's `.debug_frame` record before main's).
     let mut by_section: BTreeMap<(usize, bool), Vec<Reloc>> = BTreeMap::new();
-    for r in st.relocs.iter().filter(|r| r.live) {
+    for r in st.relocs.iter().rev().filter(|r| r.live) {
         by_section.entry((r.section, r.rela)).or_default().push(Reloc {
             offset: r.offset,
             sym: sym_out(r.sym),
@@ -540,7 +583,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         pending_rel.push((i, sec));
     }
     // `-preserve-relocs`: the applied ones, after them, last applied first
-    // (preserve_relocs_sm90: `.nv.resolvedrela.debug_frame` after
+    // too (preserve_relocs_sm90: `.nv.resolvedrela.debug_frame` after
     // `.rela.debug_frame`, lib's record before main's).
     let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
     for r in st.resolved.iter().rev() {

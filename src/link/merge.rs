@@ -102,6 +102,7 @@ impl InputMerge {
                     map_section_index: vec![0; nsec],
                     map_section_offset: vec![0; nsec],
                     weak_processed: vec![false; nsym],
+                    creation: creation_order(&self.cubin),
                 };
                 if st.maps.len() <= self.input {
                     st.maps.resize(self.input + 1, InputMaps::default());
@@ -1028,6 +1029,43 @@ impl InputMerge {
         }
         Ok(())
     }
+}
+
+/// When nvlink creates the output section of each input section while it
+/// merges the input (corpus observation 59): code sections first, then the
+/// sections its symbols name, in symbol-table order, then the rest.
+fn creation_order(c: &Cubin<'_>) -> Vec<(u8, u32)> {
+    let mut first_symbol: Vec<Option<u32>> = vec![None; c.sections.len()];
+    for (i, s) in c.symbols.iter().enumerate().skip(1) {
+        if let Some(f) = first_symbol.get_mut(s.shndx as usize)
+            && f.is_none()
+            && s.shndx != 0
+        {
+            *f = Some(i as u32);
+        }
+    }
+    let is_text = |j: usize| {
+        c.sections
+            .get(j)
+            .is_some_and(|s| classify(&s.name, s.sh_type) == SectionClass::Text)
+    };
+    c.sections
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            let class = classify(&s.name, s.sh_type);
+            if class == SectionClass::Text {
+                (0, 2 * j as u32)
+            } else if class == SectionClass::Shared && s.flags & SHF_INFO_LINK != 0 && is_text(s.info as usize) {
+                // A kernel's shared memory comes with its code (shared_static_sm90).
+                (0, 2 * s.info + 1)
+            } else if let Some(i) = first_symbol[j] {
+                (1, i)
+            } else {
+                (2, j as u32)
+            }
+        })
+        .collect()
 }
 
 fn is_reloc_section(sh_type: u32) -> bool {

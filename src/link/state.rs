@@ -235,6 +235,12 @@ pub struct InputMaps {
     pub map_section_offset: Vec<u64>,
     /// Set for weak symbols whose definition from this input was not kept.
     pub weak_processed: Vec<bool>,
+    /// Input section → when nvlink creates an output section for it while
+    /// merging this input: (0, twice the section index) for code, one more
+    /// for a kernel's shared memory; (1, index of the first symbol defined
+    /// in it) for a section a symbol names; (2, section index) for the rest
+    /// (`emit::symbol_order` orders locals by it).
+    pub creation: Vec<(u8, u32)>,
 }
 
 /// Everything about the link so far.
