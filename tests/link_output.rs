@@ -83,5 +83,9 @@ fn check_mode(mode: conform::Mode, file: &str, phrase: &str) {
         let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
         let figure = format!("{}/{} {phrase}", s.ok_equivalent, s.ok_total);
         assert!(readme.contains(&figure), "README.md should state \"{figure}\"");
+        if mode == conform::Mode::Final {
+            let strict = format!("({} byte-identical)", s.ok_identical);
+            assert!(readme.contains(&strict), "README.md should state \"{strict}\"");
+        }
     }
 }

@@ -93,6 +93,8 @@ fn locals_in_creation_order(st: &LinkState) -> Vec<(SymIdx, &super::state::OutSy
             };
         }
         match first_seen.get(&i.0) {
+            // A local function comes just before its code's section symbol.
+            Some(&(input, j)) if s.sym_type == STT_FUNC => (input, 0, 4 * j),
             Some(&(input, j)) => (input, 1, j),
             None => (usize::MAX, 2, u32::MAX),
         }
@@ -830,15 +832,17 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     }
     names.push(".nv.prototype".into());
     names.extend(st.dropped_section_names.iter().cloned());
-    let mut seen = std::collections::HashSet::new();
+    let order = |for_strtab: bool| {
+        let mut v: Vec<&String> = names.iter().collect();
+        v.sort_by_key(|n| name_key(st, n, for_strtab));
+        let mut seen = std::collections::HashSet::new();
+        v.retain(|n| !n.is_empty() && seen.insert(n.as_str()));
+        v
+    };
     let mut shstr = vec![0u8];
-    let mut pool: Vec<&str> = Vec::new();
-    for n in &names {
-        if !n.is_empty() && seen.insert(n.as_str()) {
-            shstr.extend_from_slice(n.as_bytes());
-            shstr.push(0);
-            pool.push(n);
-        }
+    for n in order(false) {
+        shstr.extend_from_slice(n.as_bytes());
+        shstr.push(0);
     }
     let mut strtab = super::finalize::strtab_seed(st);
     let mut seen_str: std::collections::HashSet<String> = st.strtab_strings.iter().cloned().collect();
@@ -848,8 +852,39 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             strtab.push(0);
         }
     };
-    for n in pool {
+    for n in order(true) {
         push(&mut strtab, n);
+    }
+    // Symbol names as nvlink creates the symbols: input by input, its
+    // function symbols first, then the others, each in symbol-table order
+    // (arch_sm90_smoke: weak_helper, k_arch, lib_func, then __UDT_OFFSET …);
+    // the dropped `__UFT*`/`__UDT*` placeholders keep their place.
+    let emitted: std::collections::HashSet<SymIdx> = syms
+        .order
+        .iter()
+        .filter_map(|slot| match slot {
+            Slot::State(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let named = |i: SymIdx| {
+        st.symbol(i).filter(|s| {
+            emitted.contains(&i)
+                || (s.removed
+                    && s.place == Place::Undefined
+                    && (s.name.starts_with("__UFT") || s.name.starts_with("__UDT")))
+        })
+    };
+    for maps in &st.maps {
+        for functions in [true, false] {
+            for &m in &maps.map_symbol_index {
+                if let Some(s) = named(SymIdx(m))
+                    && (s.sym_type == STT_FUNC) == functions
+                {
+                    push(&mut strtab, &s.name);
+                }
+            }
+        }
     }
     for slot in &syms.order {
         if let Slot::State(i) = slot
@@ -864,6 +899,67 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         }
     }
     (shstr, strtab)
+}
+
+/// Where nvlink puts a section name in `.shstrtab` (or `.strtab`): the order
+/// it creates the sections in (corpus observation 59). The fixed tables
+/// first, then the notes, `.nv.info` and `.nv.compat`, then input by input
+/// (`InputMaps::creation`; a relocation table where its first record was
+/// merged; `.rel.nv.constant0.<k>` right after `.nv.constant0.<k>`, right
+/// before it in `.strtab`), then names of sections layout made or dropped,
+/// then the tables finalize writes.
+fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> (u8, usize, u8, u32, i8) {
+    const FIXED: [&str; 4] = [".shstrtab", ".strtab", ".symtab", ".symtab_shndx"];
+    const FIRST: [&str; 4] = [".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info", ".nv.compat"];
+    const LAST: [&str; 3] = [".nv.callgraph", ".nv.prototype", ".nv.rel.action"];
+    if let Some(i) = FIXED.iter().position(|&n| n == name) {
+        return (0, 0, 0, i as u32, 0);
+    }
+    if let Some(i) = FIRST.iter().position(|&n| n == name) {
+        return (1, 0, 0, i as u32, 0);
+    }
+    if let Some(i) = LAST.iter().position(|&n| n == name) {
+        return (4, 0, 0, i as u32, 0);
+    }
+    let created = |section: &str| {
+        let k = st.section_named(section)?;
+        let c = st.sections[k].contributions.first()?;
+        let (phase, at) = st.maps.get(c.input)?.creation.get(c.in_section).copied()?;
+        Some((2u8, c.input, phase, at))
+    };
+    if let Some((g, input, phase, at)) = created(name) {
+        return (g, input, phase, at, 0);
+    }
+    if name.starts_with(".nv.info.")
+        && let Some((input, &(phase, at))) = st
+            .maps
+            .iter()
+            .enumerate()
+            .find_map(|(i, m)| m.info_creation.iter().find(|(n, _)| n == name).map(|(_, c)| (i, c)))
+    {
+        return (2, input, phase, at, 0);
+    }
+    if let Some(bank) = name.strip_prefix(".rel")
+        && bank.starts_with(".nv.constant0.")
+        && let Some((g, input, phase, at)) = created(bank)
+    {
+        return (g, input, phase, at, if for_strtab { -1 } else { 1 });
+    }
+    // A kernel's shared memory named with its code, present or not.
+    if let Some(kernel) = name.strip_prefix(".nv.shared.")
+        && let Some((g, input, phase, at)) = created(&format!(".text.{kernel}"))
+    {
+        return (g, input, phase, at + 2, 0);
+    }
+    for (prefix, sub) in [(".rela", 0), (".nv.resolvedrela", 1), (".rel", 2)] {
+        if let Some(target) = name.strip_prefix(prefix)
+            && let Some(k) = st.section_named(target)
+            && let Some(n) = st.relocs.iter().position(|r| r.section == k && (r.rela == (sub != 2)))
+        {
+            return (2, st.relocs[n].input, 3, n as u32, sub);
+        }
+    }
+    (3, 0, 0, 0, 0)
 }
 
 /// The same value with every payload bit cleared.

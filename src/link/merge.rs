@@ -103,11 +103,21 @@ impl InputMerge {
                     map_section_offset: vec![0; nsec],
                     weak_processed: vec![false; nsym],
                     creation: creation_order(&self.cubin),
+                    info_creation: Vec::new(),
                 };
                 if st.maps.len() <= self.input {
                     st.maps.resize(self.input + 1, InputMaps::default());
                 }
                 st.maps[self.input] = maps;
+                let m = &mut st.maps[self.input];
+                m.info_creation = self
+                    .cubin
+                    .sections
+                    .iter()
+                    .zip(&m.creation)
+                    .filter(|(s, _)| s.sh_type == SHT_CUDA_INFO && s.name.starts_with(".nv.info."))
+                    .map(|(s, &c)| (s.name.clone(), c))
+                    .collect();
                 super::mercury::start_input(st, &self.mercury_view());
                 ev.push(Event::MergeInputStart {
                     input: self.input,
@@ -1032,33 +1042,43 @@ impl InputMerge {
 }
 
 /// When nvlink creates the output section of each input section while it
-/// merges the input (corpus observation 59): code sections first, then the
-/// sections its symbols name, in symbol-table order, then the rest.
+/// merges the input (corpus observation 59): first, going through the
+/// function symbols in symbol-table order, each function's code (a
+/// kernel's `.nv.info.<k>` and `.nv.shared.<k>` with it); then the sections
+/// the other symbols name, in symbol-table order; then the other sections
+/// in section order; the relocation sections last. See
+/// [`InputMaps::creation`] for the keys.
 fn creation_order(c: &Cubin<'_>) -> Vec<(u8, u32)> {
-    let mut first_symbol: Vec<Option<u32>> = vec![None; c.sections.len()];
+    let n = c.sections.len();
+    let mut first_symbol: Vec<Option<u32>> = vec![None; n];
+    let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
     for (i, s) in c.symbols.iter().enumerate().skip(1) {
-        if let Some(f) = first_symbol.get_mut(s.shndx as usize)
-            && f.is_none()
-            && s.shndx != 0
-        {
-            *f = Some(i as u32);
+        let j = s.shndx as usize;
+        if s.shndx == 0 || j >= n {
+            continue;
+        }
+        if s.sym_type == STT_FUNC && first_function[j].is_none() {
+            first_function[j] = Some((i as u32, s.other & super::reach::STO_ENTRY != 0));
+        } else if first_symbol[j].is_none() {
+            first_symbol[j] = Some(i as u32);
         }
     }
-    let is_text = |j: usize| {
-        c.sections
-            .get(j)
-            .is_some_and(|s| classify(&s.name, s.sh_type) == SectionClass::Text)
-    };
     c.sections
         .iter()
         .enumerate()
         .map(|(j, s)| {
             let class = classify(&s.name, s.sh_type);
-            if class == SectionClass::Text {
-                (0, 2 * j as u32)
-            } else if class == SectionClass::Shared && s.flags & SHF_INFO_LINK != 0 && is_text(s.info as usize) {
-                // A kernel's shared memory comes with its code (shared_static_sm90).
-                (0, 2 * s.info + 1)
+            let linked = s.info as usize;
+            let kernel_of = |k: usize| first_function.get(k).copied().flatten().filter(|f| f.1);
+            if is_reloc_section(s.sh_type) {
+                (3, j as u32)
+            } else if let Some((i, _)) = first_function[j] {
+                (0, 4 * i + 1)
+            } else if s.flags & SHF_INFO_LINK != 0
+                && (class == SectionClass::Shared || s.sh_type == SHT_CUDA_INFO)
+                && let Some((i, _)) = kernel_of(linked)
+            {
+                (0, 4 * i + if s.sh_type == SHT_CUDA_INFO { 2 } else { 3 })
             } else if let Some(i) = first_symbol[j] {
                 (1, i)
             } else {

@@ -236,11 +236,16 @@ pub struct InputMaps {
     /// Set for weak symbols whose definition from this input was not kept.
     pub weak_processed: Vec<bool>,
     /// Input section → when nvlink creates an output section for it while
-    /// merging this input: (0, twice the section index) for code, one more
-    /// for a kernel's shared memory; (1, index of the first symbol defined
-    /// in it) for a section a symbol names; (2, section index) for the rest
-    /// (`emit::symbol_order` orders locals by it).
+    /// merging this input, as (phase, position): (0, 4i + 1) for the code
+    /// of function symbol i, + 2 for a kernel's `.nv.info.<k>`, + 3 for its
+    /// `.nv.shared.<k>` (a LOCAL function symbol i itself is created at 4i);
+    /// (1, index of the first other symbol defined in it); (2, section
+    /// index) for the rest; (3, section index) for relocation sections.
+    /// `emit` orders the locals and the string tables by it.
     pub creation: Vec<(u8, u32)>,
+    /// The `.nv.info.<fn>` sections of the input (merged into finalize's
+    /// tables, not into output sections) with their `creation` keys.
+    pub info_creation: Vec<(String, (u8, u32))>,
 }
 
 /// Everything about the link so far.
