@@ -620,7 +620,9 @@ impl Bindless {
         if let Some(t) = st.bindless.as_mut() {
             t.kernels.push((kernel, k));
         }
-        for s in self.slots.iter().rev() {
+        // In slot order; emit writes a table last record first, as nvlink
+        // (texref_helper_sm90: 0x22c, 0x228, 0x224, 0x220).
+        for s in self.slots.iter() {
             st.relocs.push(OutReloc {
                 section: k,
                 offset: s.offset,

@@ -13,7 +13,7 @@ use crate::cubin::nvinfo::NvInfo;
 use crate::cubin::{compat::Compat, write};
 
 use super::pipeline::LinkSetup;
-use super::state::{LinkState, Place, SymIdx};
+use super::state::{Created, LinkState, Place, SymIdx};
 
 /// Why the output could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,42 +62,55 @@ impl SymbolOrder {
 /// Sections whose section symbols nvlink lists after every other local.
 const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft"];
 
-/// The state's locals in the order nvlink creates them (corpus observation
-/// 59): input by input, a section symbol when its section is created
-/// (`InputMaps::creation`), another local where its input lists it; the
-/// sections layout creates come last. Ties keep the state's order.
-fn locals_in_creation_order(st: &LinkState) -> Vec<(SymIdx, &super::state::OutSymbol)> {
-    let mut first_seen: HashMap<i32, (usize, u32)> = HashMap::new();
+/// When nvlink creates output section `k`: (input, [`Created`]) of its
+/// first contribution; after every input for a section the link made.
+fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
+    match st.sections.get(k).and_then(|s| s.contributions.first()) {
+        Some(c) => {
+            let at = st
+                .maps
+                .get(c.input)
+                .and_then(|m| m.creation.get(c.in_section))
+                .copied()
+                .unwrap_or((2, c.in_section as u32, 0));
+            (c.input, at)
+        }
+        None => (usize::MAX, (2, k as u32, 0)),
+    }
+}
+
+/// When nvlink creates each local symbol that is not a section symbol:
+/// (input, [`Created`]) of the first input symbol mapped to it.
+fn local_symbols_created(st: &LinkState) -> HashMap<i32, (usize, Created)> {
+    let mut out: HashMap<i32, (usize, Created)> = HashMap::new();
     for (input, maps) in st.maps.iter().enumerate() {
         for (j, &m) in maps.map_symbol_index.iter().enumerate() {
-            if m > 0 {
-                first_seen.entry(m).or_insert((input, j as u32));
+            if m > 0 && !out.contains_key(&m) {
+                // A local function comes just before its code's section symbol.
+                let at = match st.symbol(SymIdx(m)) {
+                    Some(s) if s.sym_type == STT_FUNC => (0, j as u32, 0),
+                    _ => (1, j as u32, 1),
+                };
+                out.insert(m, (input, at));
             }
         }
     }
-    let key = |i: SymIdx, s: &super::state::OutSymbol| -> (usize, u8, u32) {
+    out
+}
+
+/// The state's locals in the order nvlink creates them (corpus observation
+/// 59): input by input, a section symbol when its section is created,
+/// another local where its input lists it; the sections the link makes
+/// come last. Ties keep the state's order.
+fn locals_in_creation_order(st: &LinkState) -> Vec<(SymIdx, &super::state::OutSymbol)> {
+    let created = local_symbols_created(st);
+    let key = |i: SymIdx, s: &super::state::OutSymbol| -> (usize, Created) {
         if s.sym_type == STT_SECTION
             && let Place::Section(k) = s.place
         {
-            return match st.sections[k].contributions.first() {
-                Some(c) => {
-                    let (phase, at) = st
-                        .maps
-                        .get(c.input)
-                        .and_then(|m| m.creation.get(c.in_section))
-                        .copied()
-                        .unwrap_or((2, c.in_section as u32));
-                    (c.input, phase, at)
-                }
-                None => (usize::MAX, 2, k as u32),
-            };
+            return section_created(st, k);
         }
-        match first_seen.get(&i.0) {
-            // A local function comes just before its code's section symbol.
-            Some(&(input, j)) if s.sym_type == STT_FUNC => (input, 0, 4 * j),
-            Some(&(input, j)) => (input, 1, j),
-            None => (usize::MAX, 2, u32::MAX),
-        }
+        created.get(&i.0).copied().unwrap_or((usize::MAX, (2, u32::MAX, 0)))
     };
     let mut locals: Vec<_> = st.all_symbols().filter(|(i, _)| i.0 > 0).collect();
     locals.sort_by_key(|&(i, s)| key(i, s));
@@ -482,9 +495,14 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             per_fn.entry(f).or_default().push(remap_info(&n.entry, &sym_out));
         }
     }
-    // Function tables in output symbol order.
+    // Function tables in the order nvlink creates them (a kernel's with its
+    // code; arch_sm90_smoke: k_arch, weak_helper, lib_twice, lib_func), then
+    // in output symbol order.
     let mut fns: Vec<_> = per_fn.into_iter().collect();
-    fns.sort_by_key(|(f, _)| sym_out(*f));
+    fns.sort_by_key(|(f, _)| {
+        let name = format!(".nv.info.{}", st.symbol_name(*f));
+        (name_key(st, &name, false), sym_out(*f))
+    });
     for (f, entries) in fns {
         let name = format!(".nv.info.{}", st.symbol_name(f));
         let i = add(
@@ -832,12 +850,36 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     }
     names.push(".nv.prototype".into());
     names.extend(st.dropped_section_names.iter().cloned());
+    let emitted: std::collections::HashSet<SymIdx> = syms
+        .order
+        .iter()
+        .filter_map(|slot| match slot {
+            Slot::State(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    // In `.strtab` a local symbol's name comes where nvlink creates the
+    // symbol, among the section names (const_bank_sm90: `.nv.constant3`,
+    // `c_own`, `.debug_frame`).
+    let local_names: Vec<(NameKey, &str)> = local_symbols_created(st)
+        .into_iter()
+        .filter_map(|(m, (input, at))| {
+            let s = st.symbol(SymIdx(m))?;
+            (emitted.contains(&SymIdx(m)) && s.sym_type != STT_SECTION).then_some(((2, input, at, 0), s.name.as_str()))
+        })
+        .collect();
     let order = |for_strtab: bool| {
-        let mut v: Vec<&String> = names.iter().collect();
-        v.sort_by_key(|n| name_key(st, n, for_strtab));
+        let mut v: Vec<(NameKey, &str)> = names
+            .iter()
+            .map(|n| (name_key(st, n, for_strtab), n.as_str()))
+            .collect();
+        if for_strtab {
+            v.extend(local_names.iter().copied());
+        }
+        v.sort();
         let mut seen = std::collections::HashSet::new();
-        v.retain(|n| !n.is_empty() && seen.insert(n.as_str()));
-        v
+        v.retain(|(_, n)| !n.is_empty() && seen.insert(*n));
+        v.into_iter().map(|(_, n)| n).collect::<Vec<&str>>()
     };
     let mut shstr = vec![0u8];
     for n in order(false) {
@@ -859,14 +901,6 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     // function symbols first, then the others, each in symbol-table order
     // (arch_sm90_smoke: weak_helper, k_arch, lib_func, then __UDT_OFFSET …);
     // the dropped `__UFT*`/`__UDT*` placeholders keep their place.
-    let emitted: std::collections::HashSet<SymIdx> = syms
-        .order
-        .iter()
-        .filter_map(|slot| match slot {
-            Slot::State(i) => Some(*i),
-            _ => None,
-        })
-        .collect();
     let named = |i: SymIdx| {
         st.symbol(i).filter(|s| {
             emitted.contains(&i)
@@ -901,66 +935,69 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     (shstr, strtab)
 }
 
-/// Where nvlink puts a section name in `.shstrtab` (or `.strtab`): the order
-/// it creates the sections in (corpus observation 59). The fixed tables
+/// Where nvlink puts a name in `.shstrtab` (or `.strtab`): the order it
+/// creates the sections in (corpus observation 59). The fixed tables
 /// first, then the notes, `.nv.info` and `.nv.compat`, then input by input
 /// (`InputMaps::creation`; a relocation table where its first record was
 /// merged; `.rel.nv.constant0.<k>` right after `.nv.constant0.<k>`, right
-/// before it in `.strtab`), then names of sections layout made or dropped,
-/// then the tables finalize writes.
-fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> (u8, usize, u8, u32, i8) {
+/// before it in `.strtab`), then names of sections the link made or
+/// dropped, then the tables finalize writes.
+fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
     const FIXED: [&str; 4] = [".shstrtab", ".strtab", ".symtab", ".symtab_shndx"];
     const FIRST: [&str; 4] = [".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info", ".nv.compat"];
     const LAST: [&str; 3] = [".nv.callgraph", ".nv.prototype", ".nv.rel.action"];
+    let fixed = |g: u8, i: usize| (g, 0, (0, i as u32, 0), 0);
     if let Some(i) = FIXED.iter().position(|&n| n == name) {
-        return (0, 0, 0, i as u32, 0);
+        return fixed(0, i);
     }
     if let Some(i) = FIRST.iter().position(|&n| n == name) {
-        return (1, 0, 0, i as u32, 0);
+        return fixed(1, i);
     }
     if let Some(i) = LAST.iter().position(|&n| n == name) {
-        return (4, 0, 0, i as u32, 0);
+        return fixed(4, i);
     }
     let created = |section: &str| {
         let k = st.section_named(section)?;
-        let c = st.sections[k].contributions.first()?;
-        let (phase, at) = st.maps.get(c.input)?.creation.get(c.in_section).copied()?;
-        Some((2u8, c.input, phase, at))
+        let (input, at) = section_created(st, k);
+        (input != usize::MAX).then_some((2u8, input, at))
     };
-    if let Some((g, input, phase, at)) = created(name) {
-        return (g, input, phase, at, 0);
+    if let Some((g, input, at)) = created(name) {
+        return (g, input, at, 0);
     }
     if name.starts_with(".nv.info.")
-        && let Some((input, &(phase, at))) = st
+        && let Some((input, &at)) = st
             .maps
             .iter()
             .enumerate()
             .find_map(|(i, m)| m.info_creation.iter().find(|(n, _)| n == name).map(|(_, c)| (i, c)))
     {
-        return (2, input, phase, at, 0);
+        return (2, input, at, 0);
     }
     if let Some(bank) = name.strip_prefix(".rel")
         && bank.starts_with(".nv.constant0.")
-        && let Some((g, input, phase, at)) = created(bank)
+        && let Some((g, input, at)) = created(bank)
     {
-        return (g, input, phase, at, if for_strtab { -1 } else { 1 });
+        return (g, input, at, if for_strtab { -1 } else { 1 });
     }
     // A kernel's shared memory named with its code, present or not.
     if let Some(kernel) = name.strip_prefix(".nv.shared.")
-        && let Some((g, input, phase, at)) = created(&format!(".text.{kernel}"))
+        && let Some((g, input, (phase, i, _))) = created(&format!(".text.{kernel}"))
     {
-        return (g, input, phase, at + 2, 0);
+        return (g, input, (phase, i, 3), 0);
     }
     for (prefix, sub) in [(".rela", 0), (".nv.resolvedrela", 1), (".rel", 2)] {
         if let Some(target) = name.strip_prefix(prefix)
             && let Some(k) = st.section_named(target)
             && let Some(n) = st.relocs.iter().position(|r| r.section == k && (r.rela == (sub != 2)))
         {
-            return (2, st.relocs[n].input, 3, n as u32, sub);
+            return (2, st.relocs[n].input, (3, n as u32, 0), sub);
         }
     }
-    (3, 0, 0, 0, 0)
+    (3, 0, (0, 0, 0), 0)
 }
+
+/// (group, input, when, sub-position) of a name in the string tables.
+type NameKey = (u8, usize, Created, i64);
 
 /// The same value with every payload bit cleared.
 fn zero_value(v: &mut crate::cubin::nvinfo::Value) {

@@ -1048,7 +1048,7 @@ impl InputMerge {
 /// the other symbols name, in symbol-table order; then the other sections
 /// in section order; the relocation sections last. See
 /// [`InputMaps::creation`] for the keys.
-fn creation_order(c: &Cubin<'_>) -> Vec<(u8, u32)> {
+fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
     let n = c.sections.len();
     let mut first_symbol: Vec<Option<u32>> = vec![None; n];
     let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
@@ -1067,22 +1067,32 @@ fn creation_order(c: &Cubin<'_>) -> Vec<(u8, u32)> {
         .iter()
         .enumerate()
         .map(|(j, s)| {
-            let class = classify(&s.name, s.sh_type);
-            let linked = s.info as usize;
-            let kernel_of = |k: usize| first_function.get(k).copied().flatten().filter(|f| f.1);
-            if is_reloc_section(s.sh_type) {
-                (3, j as u32)
-            } else if let Some((i, _)) = first_function[j] {
-                (0, 4 * i + 1)
-            } else if s.flags & SHF_INFO_LINK != 0
-                && (class == SectionClass::Shared || s.sh_type == SHT_CUDA_INFO)
-                && let Some((i, _)) = kernel_of(linked)
-            {
-                (0, 4 * i + if s.sh_type == SHT_CUDA_INFO { 2 } else { 3 })
-            } else if let Some(i) = first_symbol[j] {
-                (1, i)
+            let kernel = if s.flags & SHF_INFO_LINK != 0 {
+                first_function
+                    .get(s.info as usize)
+                    .copied()
+                    .flatten()
+                    .filter(|f| f.1)
+                    .map(|f| f.0)
             } else {
-                (2, j as u32)
+                None
+            };
+            if is_reloc_section(s.sh_type) {
+                (3, j as u32, 0)
+            } else if let Some((i, _)) = first_function[j] {
+                (0, i, 1)
+            } else if let Some(k) = kernel
+                && s.sh_type == SHT_CUDA_INFO
+            {
+                (0, k, 2)
+            } else if let Some(k) = kernel
+                && first_symbol[j].is_none_or(|f| f < k)
+            {
+                (0, k, 3 + first_symbol[j].unwrap_or(0))
+            } else if let Some(f) = first_symbol[j] {
+                (1, f, 0)
+            } else {
+                (2, j as u32, 0)
             }
         })
         .collect()

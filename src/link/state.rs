@@ -223,6 +223,17 @@ pub struct InputRecord {
     pub data: Vec<u8>,
 }
 
+/// When nvlink creates something while it merges an input, as (phase,
+/// position, sub-position), compared in that order (corpus observation 59):
+/// - (0, i, 0) a LOCAL function symbol i, (0, i, 1) the code of function
+///   symbol i, (0, i, 2) a kernel's `.nv.info.<k>`, (0, i, 3 + s) a
+///   section of kernel i whose first symbol s comes before the kernel's
+///   (its `.nv.shared.<k>`; sm_75 also its `.nv.constant0.<k>`);
+/// - (1, s, 0) a section whose first symbol is s, (1, s, 1) the local
+///   symbol s itself;
+/// - (2, j, 0) another section j; (3, j, 0) a relocation section j.
+pub type Created = (u8, u32, u32);
+
 /// The per-input mapping arrays of seed 001, kept after the input is merged
 /// so that the debugger can show them. Index = input symbol / section index.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -236,16 +247,11 @@ pub struct InputMaps {
     /// Set for weak symbols whose definition from this input was not kept.
     pub weak_processed: Vec<bool>,
     /// Input section → when nvlink creates an output section for it while
-    /// merging this input, as (phase, position): (0, 4i + 1) for the code
-    /// of function symbol i, + 2 for a kernel's `.nv.info.<k>`, + 3 for its
-    /// `.nv.shared.<k>` (a LOCAL function symbol i itself is created at 4i);
-    /// (1, index of the first other symbol defined in it); (2, section
-    /// index) for the rest; (3, section index) for relocation sections.
-    /// `emit` orders the locals and the string tables by it.
-    pub creation: Vec<(u8, u32)>,
+    /// merging this input ([`Created`]).
+    pub creation: Vec<Created>,
     /// The `.nv.info.<fn>` sections of the input (merged into finalize's
     /// tables, not into output sections) with their `creation` keys.
-    pub info_creation: Vec<(String, (u8, u32))>,
+    pub info_creation: Vec<(String, Created)>,
 }
 
 /// Everything about the link so far.
