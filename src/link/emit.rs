@@ -990,7 +990,7 @@ fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
             && let Some(k) = st.section_named(target)
             && let Some(n) = st.relocs.iter().position(|r| r.section == k && (r.rela == (sub != 2)))
         {
-            return (2, st.relocs[n].input, (3, n as u32, 0), sub);
+            return (2, st.relocs[n].input, (4, n as u32, 0), sub);
         }
     }
     (3, 0, (0, 0, 0), 0)

@@ -1042,23 +1042,20 @@ impl InputMerge {
 }
 
 /// When nvlink creates the output section of each input section while it
-/// merges the input (corpus observation 59): first, going through the
-/// function symbols in symbol-table order, each function's code (a
-/// kernel's `.nv.info.<k>` and `.nv.shared.<k>` with it); then the sections
-/// the other symbols name, in symbol-table order; then the other sections
-/// in section order; the relocation sections last. See
-/// [`InputMaps::creation`] for the keys.
+/// merges the input (corpus observation 59; the keys are [`Created`]).
 fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
     let n = c.sections.len();
     let mut first_symbol: Vec<Option<u32>> = vec![None; n];
     let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
     for (i, s) in c.symbols.iter().enumerate().skip(1) {
         let j = s.shndx as usize;
-        if s.shndx == 0 || j >= n {
+        if s.shndx == 0 || j >= n || s.sym_type == STT_SECTION {
             continue;
         }
-        if s.sym_type == STT_FUNC && first_function[j].is_none() {
-            first_function[j] = Some((i as u32, s.other & super::reach::STO_ENTRY != 0));
+        if s.sym_type == STT_FUNC {
+            if first_function[j].is_none() {
+                first_function[j] = Some((i as u32, s.other & super::reach::STO_ENTRY != 0));
+            }
         } else if first_symbol[j].is_none() {
             first_symbol[j] = Some(i as u32);
         }
@@ -1067,30 +1064,30 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
         .iter()
         .enumerate()
         .map(|(j, s)| {
-            let kernel = if s.flags & SHF_INFO_LINK != 0 {
-                first_function
-                    .get(s.info as usize)
-                    .copied()
-                    .flatten()
-                    .filter(|f| f.1)
-                    .map(|f| f.0)
-            } else {
-                None
-            };
+            let class = classify(&s.name, s.sh_type);
+            let kernel = (s.flags & SHF_INFO_LINK != 0)
+                .then(|| first_function.get(s.info as usize).copied().flatten())
+                .flatten()
+                .filter(|f| f.1)
+                .map(|f| f.0);
             if is_reloc_section(s.sh_type) {
-                (3, j as u32, 0)
+                (4, j as u32, 0)
             } else if let Some((i, _)) = first_function[j] {
                 (0, i, 1)
+            } else if class == SectionClass::Text {
+                (0, u32::MAX, j as u32)
             } else if let Some(k) = kernel
                 && s.sh_type == SHT_CUDA_INFO
             {
                 (0, k, 2)
             } else if let Some(k) = kernel
-                && first_symbol[j].is_none_or(|f| f < k)
+                && class == SectionClass::Shared
             {
-                (0, k, 3 + first_symbol[j].unwrap_or(0))
+                (0, k, 3)
             } else if let Some(f) = first_symbol[j] {
                 (1, f, 0)
+            } else if s.sh_type == SHT_CUDA_INFO {
+                (3, j as u32, 0)
             } else {
                 (2, j as u32, 0)
             }

@@ -225,13 +225,14 @@ pub struct InputRecord {
 
 /// When nvlink creates something while it merges an input, as (phase,
 /// position, sub-position), compared in that order (corpus observation 59):
-/// - (0, i, 0) a LOCAL function symbol i, (0, i, 1) the code of function
-///   symbol i, (0, i, 2) a kernel's `.nv.info.<k>`, (0, i, 3 + s) a
-///   section of kernel i whose first symbol s comes before the kernel's
-///   (its `.nv.shared.<k>`; sm_75 also its `.nv.constant0.<k>`);
-/// - (1, s, 0) a section whose first symbol is s, (1, s, 1) the local
-///   symbol s itself;
-/// - (2, j, 0) another section j; (3, j, 0) a relocation section j.
+/// - phase 0, code: (0, i, 0) a LOCAL function symbol i, (0, i, 1) the code
+///   of function symbol i, (0, i, 2) kernel i's `.nv.info.<k>`, (0, i, 3)
+///   its `.nv.shared.<k>`; then code no function symbol names, in section
+///   order (0, MAX, j);
+/// - phase 1, symbols: (1, s, 0) the section of the first (non-section)
+///   symbol s defined in it, (1, s, 1) the local symbol s itself;
+/// - then the other sections in section order: (2, j, 0) data, (3, j, 0)
+///   `.nv.info.<f>`, (4, j, 0) relocation sections.
 pub type Created = (u8, u32, u32);
 
 /// The per-input mapping arrays of seed 001, kept after the input is merged
