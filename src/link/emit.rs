@@ -399,7 +399,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     code_and_data.sort_by_key(|&k| {
         let s = &st.sections[k];
         let code = !mercury && s.flags & SHF_EXECINSTR != 0;
-        (load_group(s), code)
+        (load_group(s), code, section_created(st, k))
     });
     // Output section index of each state section, for the ones emitted.
     let mut out_index: HashMap<usize, usize> = HashMap::new();
@@ -580,7 +580,33 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             first_met.get(&(sec, rela)).copied().unwrap_or(usize::MAX),
         )
     });
+    // `-preserve-relocs`: the applied ones, last applied first too, each
+    // table right after the section's `.rela` table (preserve_relocs_sm90:
+    // `.nv.resolvedrela.debug_frame` after `.rela.debug_frame`, lib's
+    // record before main's).
+    let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
+    for r in st.resolved.iter().rev() {
+        resolved.entry(r.section).or_default().push(Reloc {
+            offset: r.offset,
+            sym: sym_out(r.sym),
+            rtype: r.rtype,
+            addend: r.addend,
+        });
+    }
     let mut pending_rel: Vec<(usize, usize)> = Vec::new();
+    let add_resolved = |resolved: &mut BTreeMap<usize, Vec<Reloc>>,
+                        sections: &mut Vec<Section<'static>>,
+                        pending: &mut Vec<(usize, usize)>,
+                        sec: usize| {
+        if let Some(relocs) = resolved.remove(&sec) {
+            let name = format!(".nv.resolvedrela{}", st.sections[sec].name);
+            let mut s = section(&name, SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, 24, Vec::new());
+            s.link = symtab as u32;
+            s.relocs = relocs;
+            sections.push(s);
+            pending.push((sections.len() - 1, sec));
+        }
+    };
     for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
         let (prefix, ty, ent) = if rela {
@@ -601,26 +627,13 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         s.relocs = relocs;
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
+        if rela {
+            add_resolved(&mut resolved, &mut sections, &mut pending_rel, sec);
+        }
     }
-    // `-preserve-relocs`: the applied ones, after them, last applied first
-    // too (preserve_relocs_sm90: `.nv.resolvedrela.debug_frame` after
-    // `.rela.debug_frame`, lib's record before main's).
-    let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
-    for r in st.resolved.iter().rev() {
-        resolved.entry(r.section).or_default().push(Reloc {
-            offset: r.offset,
-            sym: sym_out(r.sym),
-            rtype: r.rtype,
-            addend: r.addend,
-        });
-    }
-    for (sec, relocs) in resolved {
-        let name = format!(".nv.resolvedrela{}", st.sections[sec].name);
-        let mut s = section(&name, SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, 24, Vec::new());
-        s.link = symtab as u32;
-        s.relocs = relocs;
-        let i = add(&mut sections, s);
-        pending_rel.push((i, sec));
+    // Sections all of whose relocations were applied.
+    while let Some(&sec) = resolved.keys().next() {
+        add_resolved(&mut resolved, &mut sections, &mut pending_rel, sec);
     }
     // Then code and data, in the order the program headers want them.
     for &k in code_and_data.iter().filter(|&&k| !early(k)) {
