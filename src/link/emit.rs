@@ -140,9 +140,16 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
             order.push(Slot::Section(note.name.clone()));
         }
     }
-    // The unified tables' entry sections and the index come next (`link::uft`).
-    let early = |name: &str| super::uft::EARLY_SECTION_SYMBOLS.contains(&name);
-    for &name in super::uft::EARLY_SECTION_SYMBOLS {
+    // The unified tables' entry sections and the index come next
+    // (`link::uft`); in a `-r` link only the index (uft_basic_sm90 linked
+    // with -r: `.nv.uft.entry` after `.nv.uft`).
+    let early_names: Vec<&str> = super::uft::EARLY_SECTION_SYMBOLS
+        .iter()
+        .copied()
+        .filter(|&n| !(st.relocatable && n == ".nv.uft.entry"))
+        .collect();
+    let early = |name: &str| early_names.contains(&name);
+    for &name in &early_names {
         let present =
             st.section_named(name).is_some_and(|k| !st.sections[k].removed) || st.tables.iter().any(|t| t.name == name);
         if present && !has_section_symbol(name) {
@@ -160,6 +167,18 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     let late =
         |s: &super::state::OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_str());
     let mut held: Vec<(SymIdx, usize)> = Vec::new();
+    // In a `-r` link `.nv.uft.entry`'s section symbol follows `.nv.uft`'s
+    // (uft_two_objects_sm90 linked with -r: before the next input's locals).
+    let mut uft_entry_pending = st.relocatable
+        && st
+            .section_named(".nv.uft.entry")
+            .is_some_and(|k| !st.sections[k].removed)
+        && !has_section_symbol(".nv.uft.entry");
+    let mut uft_entry_after = |order: &mut Vec<Slot>| {
+        if std::mem::take(&mut uft_entry_pending) {
+            order.push(Slot::Section(".nv.uft.entry".into()));
+        }
+    };
     for (i, s) in locals_in_creation_order(st) {
         if s.removed || trailing.contains(&i) {
             continue;
@@ -172,12 +191,16 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
             let due = input < s.input;
             if due {
                 order.push(Slot::State(h));
+                uft_entry_after(&mut order);
             }
             !due
         });
         order.push(Slot::State(i));
     }
-    order.extend(held.into_iter().map(|(h, _)| Slot::State(h)));
+    for (h, _) in held {
+        order.push(Slot::State(h));
+        uft_entry_after(&mut order);
+    }
     // `.nv.udt.entry`'s section symbol follows the other locals, the
     // variables of `.nv.udt` included (corpus udt_reorder_sm90).
     if st
@@ -418,9 +441,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             o.data = Vec::new().into();
             o.nobits_size = s.size;
         }
-        // nvlink keeps `.nv.udt.entry` linked to the symbol table (and not
-        // `.nv.uft.entry`: corpus udt_*, uft_*).
-        if s.sh_type == crate::cubin::consts::SHT_CUDA_UDT_ENTRY {
+        // nvlink keeps `.nv.udt.entry` linked to the symbol table, and
+        // `.nv.uft.entry` too in a `-r` link (corpus udt_*, uft_*).
+        if s.sh_type == crate::cubin::consts::SHT_CUDA_UDT_ENTRY
+            || (relocatable && s.sh_type == crate::cubin::consts::SHT_CUDA_UFT_ENTRY)
+        {
             o.link = symtab as u32;
         }
         if s.class == super::state::SectionClass::Text {
@@ -891,7 +916,9 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         }
         v.sort();
         let mut seen = std::collections::HashSet::new();
-        v.retain(|(_, n)| !n.is_empty() && seen.insert(*n));
+        // A nameless local (`link::uft`'s `-r` stubs) puts one empty string
+        // in `.strtab` (uft_basic_sm90 linked with -r: one byte more).
+        v.retain(|(_, n)| (for_strtab || !n.is_empty()) && seen.insert(*n));
         v.into_iter().map(|(_, n)| n).collect::<Vec<&str>>()
     };
     let mut shstr = vec![0u8];
@@ -908,7 +935,11 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         }
     };
     for n in order(true) {
-        push(&mut strtab, n);
+        if n.is_empty() {
+            strtab.push(0);
+        } else {
+            push(&mut strtab, n);
+        }
     }
     // Symbol names as nvlink creates the symbols: input by input, its
     // function symbols first, then the others, each in symbol-table order

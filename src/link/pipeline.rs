@@ -135,9 +135,11 @@ pub struct Step {
 
 impl Linker {
     pub fn new(setup: LinkSetup, loader: InputLoader) -> Self {
+        let mut state = LinkState::new();
+        state.relocatable = setup.relocatable;
         Linker {
             setup,
-            state: LinkState::new(),
+            state,
             loader,
             stage: Stage::Read,
             started: false,

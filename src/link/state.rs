@@ -258,6 +258,8 @@ pub struct InputMaps {
 /// Everything about the link so far.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LinkState {
+    /// A `-r` link (ET_REL output): some table and symbol rules differ.
+    pub relocatable: bool,
     pub inputs: Vec<InputRecord>,
     pub maps: Vec<InputMaps>,
     /// Output sections; index 0 is the null section.

@@ -41,13 +41,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::cubin::consts::{STB_GLOBAL, STT_FUNC};
+use crate::cubin::consts::{STB_GLOBAL, STB_LOCAL, STT_FUNC, STT_SECTION};
 
 use super::diag::Diagnostic;
 use super::event::Event;
 use super::layout::LayoutEvent;
 use super::pipeline::LinkSetup;
-use super::state::{LinkState, OutTable, Place, SymFixup, SymIdx};
+use super::state::{LinkState, OutSymbol, OutTable, Place, SymFixup, SymIdx};
 use super::uidx::{self, Uidx, UidxRecord};
 
 /// Sections whose section symbols nvlink lists right after the notes'
@@ -255,6 +255,49 @@ fn u64_at(b: &[u8], at: u64) -> u64 {
         .unwrap_or(0)
 }
 
+/// `-r`: nvlink treats each input's `.nv.uft` section symbol like the stubs
+/// beside it: it becomes a LOCAL FUNC without name or section, where the
+/// input had it (uft_basic_sm90 and uft_two_objects_sm90 linked with -r: one
+/// per input), while the output keeps its own `.nv.uft` section symbol.
+fn nameless_stubs(st: &mut LinkState, table: usize) {
+    let parts: Vec<(usize, usize)> = st.sections[table]
+        .contributions
+        .iter()
+        .map(|c| (c.input, c.in_section))
+        .collect();
+    for (input, in_section) in parts {
+        let Some(c) = st
+            .inputs
+            .get(input)
+            .and_then(|r| crate::cubin::read::parse(&r.data).ok())
+        else {
+            continue;
+        };
+        let Some(j) = c
+            .symbols
+            .iter()
+            .position(|s| s.sym_type == STT_SECTION && s.shndx as usize == in_section)
+        else {
+            continue;
+        };
+        let idx = st.add_local(OutSymbol {
+            name: String::new(),
+            binding: STB_LOCAL,
+            sym_type: STT_FUNC,
+            other: 0,
+            place: Place::Undefined,
+            value: 0,
+            size: 0,
+            input,
+            regcount: None,
+            removed: false,
+        });
+        if let Some(m) = st.maps.get_mut(input).and_then(|m| m.map_symbol_index.get_mut(j)) {
+            *m = idx.0;
+        }
+    }
+}
+
 fn live_section(st: &LinkState, name: &str) -> Option<usize> {
     st.section_named(name).filter(|&k| !st.sections[k].removed)
 }
@@ -274,8 +317,11 @@ impl Uft {
         let mut out = Vec::new();
         self.stage = match stage {
             Stage::Index => self.load_index(st, setup, &mut out),
-            Stage::Check(t) => self.check(st, t, &mut out),
+            Stage::Check(t) => self.check(st, t, setup.relocatable, &mut out),
             Stage::Map(t, i) => self.map_entry(st, t, i, &mut out),
+            // `-r` leaves the tables in input order (corpus `uft_*`, `udt_*`
+            // linked with -r, expected/r/).
+            Stage::Assign(t, _) if setup.relocatable => self.keep_order(st, t),
             Stage::Assign(t, i) => self.assign(st, t, i, &mut out),
             Stage::Finish(t) => self.finish(st, setup, t, &mut out),
             Stage::Done => Stage::Done,
@@ -338,7 +384,7 @@ impl Uft {
         }
     }
 
-    fn check(&mut self, st: &mut LinkState, t: Table, out: &mut Vec<Event>) -> Stage {
+    fn check(&mut self, st: &mut LinkState, t: Table, relocatable: bool, out: &mut Vec<Event>) -> Stage {
         let Some(table) = live_section(st, t.section()) else {
             return Self::next_table(t);
         };
@@ -387,10 +433,13 @@ impl Uft {
             out: vec![0; usize::try_from(window.min(size.max(UFT_SLOT) * 2)).unwrap_or(0)],
             ..Work::default()
         };
-        // nvlink aligns the UFT entry table to its record size in the output
-        // (not the UDT one: corpus udt_*).
-        if t == Table::Uft {
+        // nvlink aligns the UFT entry table of a final link to its record
+        // size (not the UDT one: corpus udt_*).
+        if t == Table::Uft && !relocatable {
             st.sections[entry].align = ENTRY_SIZE;
+        }
+        if t == Table::Uft && relocatable {
+            nameless_stubs(st, table);
         }
         Stage::Map(t, 0)
     }
@@ -467,6 +516,28 @@ impl Uft {
             conflict,
         }));
         Stage::Map(t, i + 1)
+    }
+
+    /// `-r`: the table stays as the inputs made it; a UFT entry's offset
+    /// becomes the value of the function its stub stands for (0 for a
+    /// function alone in its `.text`), a UDT entry keeps its own.
+    fn keep_order(&mut self, st: &mut LinkState, t: Table) -> Stage {
+        let w = std::mem::take(&mut self.work);
+        if t == Table::Uft {
+            for e in &w.entries {
+                let func = st
+                    .symbol_name(e.stub)
+                    .strip_prefix(STUB_PREFIX)
+                    .and_then(|f| st.lookup(f))
+                    .and_then(|f| st.symbol(f))
+                    .filter(|f| f.sym_type == STT_FUNC)
+                    .map_or(0, |f| f.value);
+                if let Some(b) = st.sections[w.entry].data.get_mut(e.at as usize + 8..e.at as usize + 16) {
+                    b.copy_from_slice(&func.to_le_bytes());
+                }
+            }
+        }
+        Self::next_table(t)
     }
 
     fn record(&self, t: Table, i: usize) -> Option<UidxRecord> {
