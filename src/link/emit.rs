@@ -123,7 +123,7 @@ pub fn has_callgraph(st: &LinkState) -> bool {
 }
 
 /// The output symbol table's order, as nvlink writes it: the null symbol,
-/// the notes' section symbols, the state's locals, the section symbols of
+/// the notes' section symbols, the locals in creation order, the section symbols of
 /// `.nv.callgraph` and the whole-built tables, then the globals and weak
 /// symbols in state order. Symbols a back-half phase removed are left out.
 /// Finalize can call this once the notes and tables exist (their contents
@@ -468,7 +468,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         place(&mut sections, k);
     }
 
-    // Notes, then the tables, then code and data in state order.
+    // Notes, then the tables, then code and data in creation order.
     let mut pending_note: Vec<(usize, usize)> = Vec::new();
     for (n, note) in st.notes.iter().enumerate() {
         let mut s = section(&note.name, SHT_NOTE, note.flags, 4, 0, note.data.clone());
@@ -524,9 +524,10 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     // code; arch_sm90_smoke: k_arch, weak_helper, lib_twice, lib_func), then
     // in output symbol order.
     let mut fns: Vec<_> = per_fn.into_iter().collect();
+    let ix = NameIndex::new(st);
     fns.sort_by_key(|(f, _)| {
         let name = format!(".nv.info.{}", st.symbol_name(*f));
-        (name_key(st, &name, false), sym_out(*f))
+        (name_key(st, &ix, &name, false), sym_out(*f))
     });
     for (f, entries) in fns {
         let name = format!(".nv.info.{}", st.symbol_name(f));
@@ -906,10 +907,11 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             (emitted.contains(&SymIdx(m)) && s.sym_type != STT_SECTION).then_some(((2, input, at, 0), s.name.as_str()))
         })
         .collect();
+    let ix = NameIndex::new(st);
     let order = |for_strtab: bool| {
         let mut v: Vec<(NameKey, &str)> = names
             .iter()
-            .map(|n| (name_key(st, n, for_strtab), n.as_str()))
+            .map(|n| (name_key(st, &ix, n, for_strtab), n.as_str()))
             .collect();
         if for_strtab {
             v.extend(local_names.iter().copied());
@@ -986,7 +988,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
 /// merged; `.rel.nv.constant0.<k>` right after `.nv.constant0.<k>`, right
 /// before it in `.strtab`), then names of sections the link made or
 /// dropped, then the tables finalize writes.
-fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
+fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) -> NameKey {
     const FIXED: [&str; 4] = [".shstrtab", ".strtab", ".symtab", ".symtab_shndx"];
     const FIRST: [&str; 4] = [".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info", ".nv.compat"];
     const LAST: [&str; 3] = [".nv.callgraph", ".nv.prototype", ".nv.rel.action"];
@@ -1008,13 +1010,7 @@ fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
     if let Some((g, input, at)) = created(name) {
         return (g, input, at, 0);
     }
-    if name.starts_with(".nv.info.")
-        && let Some((input, &at)) = st
-            .maps
-            .iter()
-            .enumerate()
-            .find_map(|(i, m)| m.info_creation.iter().find(|(n, _)| n == name).map(|(_, c)| (i, c)))
-    {
+    if let Some(&(input, at)) = ix.info.get(name) {
         return (2, input, at, 0);
     }
     if let Some(bank) = name.strip_prefix(".rel")
@@ -1032,7 +1028,7 @@ fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
     for (prefix, sub) in [(".rela", 0), (".nv.resolvedrela", 1), (".rel", 2)] {
         if let Some(target) = name.strip_prefix(prefix)
             && let Some(k) = st.section_named(target)
-            && let Some(n) = st.relocs.iter().position(|r| r.section == k && (r.rela == (sub != 2)))
+            && let Some(&n) = ix.first_reloc.get(&(k, sub != 2))
         {
             return (2, st.relocs[n].input, (4, n as u32, 0), sub);
         }
@@ -1042,6 +1038,30 @@ fn name_key(st: &LinkState, name: &str, for_strtab: bool) -> NameKey {
 
 /// (group, input, when, sub-position) of a name in the string tables.
 type NameKey = (u8, usize, Created, i64);
+
+/// What [`name_key`] looks up, gathered once per link.
+struct NameIndex<'a> {
+    /// `.nv.info.<fn>` → the first input that has it, and when it was made.
+    info: HashMap<&'a str, (usize, Created)>,
+    /// (section, RELA?) → the index of its first relocation record.
+    first_reloc: HashMap<(usize, bool), usize>,
+}
+
+impl<'a> NameIndex<'a> {
+    fn new(st: &'a LinkState) -> Self {
+        let mut info = HashMap::new();
+        for (input, m) in st.maps.iter().enumerate() {
+            for (name, at) in &m.info_creation {
+                info.entry(name.as_str()).or_insert((input, *at));
+            }
+        }
+        let mut first_reloc = HashMap::new();
+        for (n, r) in st.relocs.iter().enumerate() {
+            first_reloc.entry((r.section, r.rela)).or_insert(n);
+        }
+        NameIndex { info, first_reloc }
+    }
+}
 
 /// The same value with every payload bit cleared.
 fn zero_value(v: &mut crate::cubin::nvinfo::Value) {
