@@ -477,6 +477,17 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let i = add(&mut sections, s);
         pending_note.push((i, n));
     }
+    // The unified tables' own sections sit among nvlink's first tables:
+    // `.nv.uft.entry` right after the notes, `.nv.uidx` and `.nv.udt.entry`
+    // right after `.nv.compat` (corpus uft_*, udt_*).
+    let live_named = |name: &str| st.section_named(name).filter(|&k| !st.sections[k].removed);
+    let unified_early: Vec<usize> = [".nv.uft.entry", ".nv.udt.entry"]
+        .iter()
+        .filter_map(|n| live_named(n))
+        .collect();
+    if let Some(k) = live_named(".nv.uft.entry") {
+        place(&mut sections, k);
+    }
     let mut pending_info: Vec<(usize, SymIdx)> = Vec::new();
     let module_info: Vec<_> = st.nvinfo.iter().filter(|n| n.live && n.function.is_none()).collect();
     if !module_info.is_empty() {
@@ -513,6 +524,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             &mut sections,
             section(".nv.compat", SHT_CUDA_COMPAT_INFO, 0, 4, 0, c.encode()),
         );
+    }
+    for t in st.tables.iter().filter(|t| t.name == ".nv.uidx") {
+        add(
+            &mut sections,
+            section(&t.name, t.sh_type, t.flags, t.align, t.entsize, t.data.clone()),
+        );
+    }
+    if let Some(k) = live_named(".nv.udt.entry") {
+        place(&mut sections, k);
     }
     let mut per_fn: BTreeMap<SymIdx, Vec<_>> = BTreeMap::new();
     for n in st.nvinfo.iter().filter(|n| n.live) {
@@ -561,7 +581,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         );
         sections[i].link = symtab as u32;
     }
-    for t in &st.tables {
+    for t in st.tables.iter().filter(|t| t.name != ".nv.uidx") {
         let mut s = section(&t.name, t.sh_type, t.flags, t.align, t.entsize, t.data.clone());
         if t.links_symtab {
             s.link = symtab as u32;
@@ -662,7 +682,10 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         add_resolved(&mut resolved, &mut sections, &mut pending_rel, sec);
     }
     // Then code and data, in the order the program headers want them.
-    for &k in code_and_data.iter().filter(|&&k| !early(k)) {
+    for &k in code_and_data
+        .iter()
+        .filter(|&&k| !early(k) && !unified_early.contains(&k))
+    {
         place(&mut sections, k);
     }
     // Per-function sections (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, …) point
@@ -983,14 +1006,22 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
 
 /// Where nvlink puts a name in `.shstrtab` (or `.strtab`): the order it
 /// creates the sections in (corpus observation 59). The fixed tables
-/// first, then the notes, `.nv.info` and `.nv.compat`, then input by input
+/// first, then the notes, `.nv.uft.entry`, `.nv.info`, `.nv.compat` and
+/// `.nv.uidx`, then input by input
 /// (`InputMaps::creation`; a relocation table where its first record was
 /// merged; `.rel.nv.constant0.<k>` right after `.nv.constant0.<k>`, right
 /// before it in `.strtab`), then names of sections the link made or
 /// dropped, then the tables finalize writes.
 fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) -> NameKey {
     const FIXED: [&str; 4] = [".shstrtab", ".strtab", ".symtab", ".symtab_shndx"];
-    const FIRST: [&str; 4] = [".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info", ".nv.compat"];
+    const FIRST: [&str; 6] = [
+        ".note.nv.tkinfo",
+        ".note.nv.cuinfo",
+        ".nv.uft.entry",
+        ".nv.info",
+        ".nv.compat",
+        ".nv.uidx",
+    ];
     const LAST: [&str; 3] = [".nv.callgraph", ".nv.prototype", ".nv.rel.action"];
     let fixed = |g: u8, i: usize| (g, 0, (0, i as u32, 0), 0);
     if let Some(i) = FIXED.iter().position(|&n| n == name) {
@@ -1008,6 +1039,11 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
         (input != usize::MAX).then_some((2u8, input, at))
     };
     if let Some((g, input, at)) = created(name) {
+        // `.nv.uft` is named after the rest of the input that brought it,
+        // its stubs included (uft_basic_sm90).
+        if name == ".nv.uft" {
+            return (g, input, (5, 0, 0), 0);
+        }
         return (g, input, at, 0);
     }
     if let Some(&(input, at)) = ix.info.get(name) {
