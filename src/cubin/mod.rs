@@ -5,6 +5,7 @@
 pub mod archive;
 pub mod build;
 pub mod callgraph;
+pub mod capsule;
 pub mod catalog;
 pub mod compat;
 pub mod consts;

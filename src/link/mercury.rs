@@ -33,15 +33,11 @@
 //!   CIE pointers, whose input addends are `.nv.merc.debug_frame` offsets,
 //!   pointed at the classic CIE of the same rank (`merge::frame_addend`);
 //! - the classic `.debug_frame` of an input is rewritten around the weak
-//!   functions it lost or won before it is merged (`frame_edit`).
-//!
-//! Not yet done (corpus cases still different):
-//! - operands nvlink patches inside `.nv.capmerc.text.*` (resolved 0x10003
-//!   relocations: bindless header slots, shared-memory offsets). The
-//!   patched word is 0xc into the raw instruction of a 32-byte `02` record
-//!   (record + 0x1c), but which record holds a given expanded instruction
-//!   offset depends on record kinds (`01` 16 bytes, `02` 32 bytes, `42`
-//!   4 bytes) whose expansion is not decoded yet.
+//!   functions it lost or won before it is merged (`frame_edit`);
+//! - a resolved relocation of code writes its Mercury value (a constant's
+//!   offset in its Mercury bank, a bindless slot's offset in the header
+//!   table) into the operand field the capsule keeps for the instruction
+//!   (`cubin::capsule`; located by `capsule_operands`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
@@ -49,6 +45,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::cubin::callgraph::CallGraph;
+use crate::cubin::capsule::Capsule;
 use crate::cubin::consts::*;
 use crate::cubin::model::{Cubin, Reloc, Section, Symbol};
 use crate::cubin::nvinfo::{self, Block, Entry, NvInfo, Value, code};
@@ -124,6 +121,10 @@ pub struct MercReloc {
     pub addend: i64,
     pub input: usize,
     pub live: bool,
+    /// For a relocation of a `.nv.capmerc.text.<fn>`: where in the output
+    /// section the capsule keeps the patched instruction's operand (see
+    /// `capsule_operands`), if it keeps one.
+    pub operand: Option<u64>,
 }
 
 /// A Mercury table nvlink writes as a copy of a classic one.
@@ -520,8 +521,9 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
         st.mercury.sections[out].rela = Some((s.name.clone(), s.flags));
     }
     let debug = v.cubin.sections[target].name.contains("debug");
+    let operands = capsule_operands(v, target, &s.relocs, ev);
     let (mut kept, mut dropped) = (0, 0);
-    for r in &s.relocs {
+    for (r, operand) in s.relocs.iter().zip(operands) {
         if debug && v.is_discarded(st, r.sym) {
             dropped += 1;
             continue;
@@ -538,6 +540,7 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
             addend: r.addend,
             input: v.input,
             live: true,
+            operand: operand.map(|o| base.wrapping_add(o as u64)),
         });
         kept += 1;
     }
@@ -548,6 +551,66 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
         kept,
         dropped,
     }));
+}
+
+/// Where the capsule of input section `target` keeps the operand each of
+/// `relocs` patches (offsets in the input section), for a
+/// `.nv.capmerc.text.<fn>`.
+///
+/// A Mercury relocation's offset counts the driver's expanded instructions,
+/// which the capsule does not record; its classic twin's offset counts the
+/// classic instructions, which are the capsule's items. So each Mercury
+/// relocation is paired with the classic relocation of `.text.<fn>` against
+/// the same symbol name and addend, the k-th with the k-th in offset order
+/// (corpus: every sm_100/sm_120 case; a key whose counts differ on the two
+/// sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs nothing), and
+/// the classic offset names the item.
+fn capsule_operands(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Option<usize>> {
+    let mut out = vec![None; relocs.len()];
+    let sec = &v.cubin.sections[target];
+    let Some(fname) = sec.name.strip_prefix(CAPMERC_TEXT) else {
+        return out;
+    };
+    let capsule = match Capsule::parse(&sec.data) {
+        Ok(c) => c,
+        Err(e) => {
+            ev.push(skipped(v, target, &format!("its operands cannot be patched: {e}")));
+            return out;
+        }
+    };
+    let classic_text = format!(".text.{fname}");
+    let Some(text) = v.cubin.sections.iter().position(|x| x.name == classic_text) else {
+        return out;
+    };
+    let classic: Vec<&Reloc> = v
+        .cubin
+        .sections
+        .iter()
+        .filter(|x| x.is_reloc() && x.info as usize == text)
+        .flat_map(|x| x.relocs.iter())
+        .collect();
+    let name = |syms: &[Symbol], i: u32| syms.get(i as usize).map(|y| y.name.clone()).unwrap_or_default();
+    let mut sides: HashMap<(String, i64), (Vec<u64>, Vec<usize>)> = HashMap::new();
+    for r in classic {
+        let key = (name(&v.cubin.symbols, r.sym), r.addend);
+        sides.entry(key).or_default().0.push(r.offset);
+    }
+    for (k, r) in relocs.iter().enumerate() {
+        let key = (name(&v.cubin.merc_symbols, r.sym), r.addend);
+        sides.entry(key).or_default().1.push(k);
+    }
+    for (mut offsets, mut merc) in sides.into_values() {
+        if offsets.len() != merc.len() {
+            continue;
+        }
+        offsets.sort_unstable();
+        merc.sort_by_key(|&k| relocs[k].offset);
+        for (classic_offset, k) in offsets.into_iter().zip(merc) {
+            let item = u32::try_from(classic_offset / 16).unwrap_or(u32::MAX);
+            out[k] = capsule.record(item).and_then(|r| r.operand_field());
+        }
+    }
+    out
 }
 
 fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
@@ -1045,6 +1108,23 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             field.copy_from_slice(&v.to_le_bytes());
         }
     }
+    // Resolved relocations of code write their Mercury value into the
+    // operand the capsule keeps for the instruction.
+    for r in m.relocs.iter().filter(|r| r.live && resolved(st, r, relocatable)) {
+        let (Some(at), Some(&i)) = (r.operand, out_of.get(&r.section)) else {
+            continue;
+        };
+        let Some(v) = mercury_value(st, r, &merc_syms, of_state(r.sym)) else {
+            continue;
+        };
+        if let Some(field) = c.sections[i]
+            .data
+            .to_mut()
+            .get_mut(at as usize..(at as usize).saturating_add(4))
+        {
+            field.copy_from_slice(&(v as u32).to_le_bytes());
+        }
+    }
     // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
     for &i in out_of.values() {
         let name = c.sections[i].name.clone();
@@ -1179,6 +1259,21 @@ fn section_relative(st: &LinkState, r: &MercReloc) -> Option<u64> {
     let sec = m.sections.iter().find(|s| s.name == pair.merc)?;
     let base = sec.contributions.iter().find(|c| c.input == r.input)?.offset;
     Some(base.wrapping_add(r.addend as u64))
+}
+
+/// S + A of a resolved relocation, on the Mercury side: a texture,
+/// surface or sampler's slot offset in the image header index table
+/// (texref_helper_sm100: `tex_b` at 0x39c in constant bank 0, 0xc in the
+/// table); otherwise the output Mercury symbol's value.
+fn mercury_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], merc: u32) -> Option<u64> {
+    let sym = st.symbol(r.sym)?;
+    let s = if matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
+        let table = st.bindless.as_ref()?;
+        table.slot_of(r.sym)?.offset.checked_sub(table.base)?
+    } else {
+        merc_syms.get(merc as usize).filter(|_| merc != 0)?.value
+    };
+    Some(s.wrapping_add(r.addend as u64))
 }
 
 /// The Mercury form of output symbol `s` (state symbol `si`): the defining
