@@ -3,7 +3,7 @@
 //! the .nv.* tables decoded with symbol indices replaced by names. See
 //! README.md, "Equivalence".
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -479,7 +479,16 @@ fn strict_shifted(
     pieces.sort_by_key(|p| p.0);
     let mut expected: Vec<(String, u64)> = Vec::new();
     let (mut end_a, mut end_b) = (64u64, 64u64);
+    let mut moved_to: HashMap<u64, u64> = HashMap::new();
     for (off, size, align, what) in &pieces {
+        // A piece laid over an earlier one (nvlink's `.nv.merc.nv.global.init`
+        // over `.nv.global.init`) moves with it.
+        if *off < end_a
+            && let Some(&m) = moved_to.get(off)
+        {
+            expected.push((what.clone(), m));
+            continue;
+        }
         let natural = end_a.next_multiple_of(*align);
         let extra = off.saturating_sub(natural);
         let moved = if *off as usize >= ra.end {
@@ -488,6 +497,7 @@ fn strict_shifted(
             *off
         };
         expected.push((what.clone(), moved));
+        moved_to.insert(*off, moved);
         let size_b = if *off as usize == ra.start {
             rb.len() as u64
         } else {

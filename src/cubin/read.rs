@@ -392,7 +392,11 @@ fn parse_segments(data: &[u8], ehdr: &FileHeader64<LE>, shdrs: &[SectionHeader64
                     (in_file && filesz > 0) || in_mem
                 })
                 .collect();
-            match (inside.first(), inside.last()) {
+            // A segment covers a run of consecutive sections: a later one
+            // inside its range shares bytes with one of them (nvlink's
+            // `.nv.merc.nv.global.init` points at `.nv.global.init`'s).
+            let run = inside.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+            match (inside.first(), inside.get(run)) {
                 (Some(&first), Some(&last)) => SegmentCovers::Sections { first, last },
                 _ if filesz == 0 && memsz == 0 => SegmentCovers::Empty,
                 _ => {

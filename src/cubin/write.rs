@@ -117,6 +117,18 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     let mut offsets = vec![0u64; nsec];
     let mut pos = EHDR_SIZE;
     for (i, s) in c.sections.iter().enumerate().skip(1) {
+        // nvlink gives the Mercury copies of the initialized globals and of
+        // the user constant bank no room of their own: they point at the
+        // classic bytes, which are the same (every sm_100+ corpus output
+        // with globals or `__constant__` data, `-r` ones included).
+        if let Some(&(_, classic)) = MERCURY_OVER_CLASSIC.iter().find(|(m, _)| *m == s.name)
+            && let Some(j) = c.sections[..i].iter().position(|x| x.name == classic)
+            && data_of(j) == data_of(i)
+            && offsets[j] % s.align.max(1) == 0
+        {
+            offsets[i] = offsets[j];
+            continue;
+        }
         pos = align_up(pos, s.align)
             .ok_or_else(|| WriteError(format!("section {} has an impossible alignment {:#x}", s.name, s.align)))?;
         offsets[i] = pos;
@@ -259,6 +271,12 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
 /// 0xf84, headers at 0xf88); ptxas writes it right after the data (its
 /// cubins end at any offset). The producer is the first tool the
 /// `.note.nv.tkinfo` names; without the note, 4.
+/// Mercury sections written over their classic twin: (Mercury, classic).
+const MERCURY_OVER_CLASSIC: [(&str, &str); 2] = [
+    (".nv.merc.nv.global.init", ".nv.global.init"),
+    (".nv.merc.nv.constant.user", ".nv.constant3"),
+];
+
 fn header_table_align(c: &Cubin<'_>) -> u64 {
     let Some(note) = c.sections.iter().find(|s| s.name == ".note.nv.tkinfo") else {
         return 4;

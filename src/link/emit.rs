@@ -4,7 +4,7 @@
 //! symbol table's order (locals, then globals), the tables encoded from
 //! their typed records, and the ELF header.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
@@ -159,7 +159,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // On sm_100+ a local an input lists after its globals (the
     // `.nv.constant0.<kernel>` section symbols) stays after the globals in
     // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100).
-    let trailing = trailing_locals(st);
+    let (trailing, header_banks) = trailing_locals(st);
     // The `.nv.uft` section symbol comes after the other locals of the
     // input that brought the table (after the `__cuda_uf_stub_*` symbols
     // that live in it), before the next input's (corpus uft_uidx_reorder_sm90,
@@ -180,7 +180,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         }
     };
     for (i, s) in locals_in_creation_order(st) {
-        if s.removed || trailing.contains(&i) {
+        if s.removed || trailing.contains(&i) || header_banks.contains(&i) {
             continue;
         }
         if late(s) {
@@ -216,6 +216,11 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     for t in &st.tables {
         if !has_section_symbol(&t.name) && !early(&t.name) {
             order.push(Slot::Section(t.name.clone()));
+        }
+    }
+    for (i, s) in locals_in_creation_order(st) {
+        if !s.removed && header_banks.contains(&i) {
+            order.push(Slot::State(i));
         }
     }
     let first_global = order.len() as u32;
@@ -265,18 +270,22 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     }
 }
 
-/// The locals some input lists after its first global symbol.
-fn trailing_locals(st: &LinkState) -> std::collections::HashSet<SymIdx> {
+/// The locals some input lists after its first global symbol, on sm_100+:
+/// those that stay after the globals, and the section symbols of kernel
+/// banks holding image header indices, which go last among the locals.
+fn trailing_locals(st: &LinkState) -> (std::collections::HashSet<SymIdx>, std::collections::HashSet<SymIdx>) {
     let mut out = std::collections::HashSet::new();
+    let mut banks = std::collections::HashSet::new();
     // sm_90 inputs end the same way, but nvlink lists those among the
     // other locals there (arch_sm90_smoke).
     if st.mercury.is_empty() {
-        return out;
+        return (out, banks);
     }
     // A kernel whose constant bank holds image header indices has a
     // Mercury header table, whose section symbol the Mercury table lists
-    // among its locals: the classic one is a local there too
-    // (texref_helper_sm100).
+    // among its locals: the classic one is a local there too, after the
+    // tables' section symbols (texref_helper_sm100: `.nv.callgraph`,
+    // `.nv.prototype`, `.nv.constant0.k_tex2`, `.nv.constant0.k_tex`).
     let with_headers: std::collections::HashSet<usize> = st
         .relocs
         .iter()
@@ -288,13 +297,18 @@ fn trailing_locals(st: &LinkState) -> std::collections::HashSet<SymIdx> {
             continue;
         };
         for &m in &maps.map_symbol_index[first..] {
+            if m <= 0 {
+                continue;
+            }
             let placed = st.symbol(SymIdx(m)).map(|s| s.place);
-            if m > 0 && !matches!(placed, Some(Place::Section(k)) if with_headers.contains(&k)) {
+            if matches!(placed, Some(Place::Section(k)) if with_headers.contains(&k)) {
+                banks.insert(SymIdx(m));
+            } else {
                 out.insert(SymIdx(m));
             }
         }
     }
-    out
+    (out, banks)
 }
 
 /// R_CUDA_TEX_HEADER_INDEX and R_CUDA_SURF_HEADER_INDEX.
@@ -371,7 +385,13 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         e_version: first_cubin.header.e_version,
         e_entry: 0,
         e_flags: st.e_flags.unwrap_or(first.e_flags),
-        e_phentsize: 56,
+        // A Mercury `-r` output states no program header size
+        // (weak_func_vsm_low_first_sm100 linked with -r); sm_90's does.
+        e_phentsize: if setup.relocatable && !st.mercury.is_empty() {
+            0
+        } else {
+            56
+        },
     };
     let syms = symbol_order(st);
     let sym_out = |i: SymIdx| -> u32 { syms.of(i) };
@@ -416,17 +436,28 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         }
     };
     let mut code_and_data: Vec<usize> = (1..st.sections.len()).filter(|&k| !st.sections[k].removed).collect();
-    // Up to sm_90 the read-only data (constant banks) precede the code
-    // (every sm_75…sm_90 corpus output); Mercury outputs order them
-    // otherwise, and keep state order here.
+    // The read-only data (constant banks) precede the code (every corpus
+    // output). Mercury outputs (sm_100+) put a kernel's `.nv.constant0.<k>`
+    // after everything else instead, unless bindless layout added its
+    // header table to it (arch_sm100_smoke: `.nv.constant3`, code,
+    // `.nv.global.init`, `.nv.shared.k_arch`, `.nv.constant0.k_arch`;
+    // texref_helper_sm100: both kernels' banks before the code).
+    let bindless_bank = |k: usize| {
+        st.bindless
+            .as_ref()
+            .is_some_and(|t| t.kernels.iter().any(|&(_, bank)| bank == k))
+    };
     code_and_data.sort_by_key(|&k| {
         let s = &st.sections[k];
-        let code = !mercury && s.flags & SHF_EXECINSTR != 0;
-        (load_group(s), code, section_created(st, k))
+        let kernel_bank = s.class == super::state::SectionClass::Constant(0) && s.name.starts_with(".nv.constant0.");
+        let last = mercury && kernel_bank && load_group(s) == 1 && !bindless_bank(k);
+        let group = if last { 4 } else { load_group(s) };
+        (group, s.flags & SHF_EXECINSTR != 0, section_created(st, k))
     });
     // Output section index of each state section, for the ones emitted.
     let mut out_index: HashMap<usize, usize> = HashMap::new();
-    let mut groups: [Option<(usize, usize)>; 4] = [None; 4];
+    // Loaded sections, in output order, with their segment permissions.
+    let mut loaded: Vec<(usize, u32)> = Vec::new();
     let mut place = |sections: &mut Vec<Section<'static>>, k: usize| {
         let s = &st.sections[k];
         let sh_type = output_section_type(s.sh_type, relocatable);
@@ -458,8 +489,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         sections.push(o);
         let i = sections.len() - 1;
         out_index.insert(k, i);
-        let g = &mut groups[load_group(s) as usize];
-        *g = Some(g.map_or((i, i), |(first, _)| (first, i)));
+        if s.flags & SHF_ALLOC != 0 {
+            let exec = if s.flags & SHF_EXECINSTR != 0 { PF_X } else { 0 };
+            let write = if s.flags & SHF_WRITE != 0 { PF_W } else { 0 };
+            loaded.push((i, PF_R | exec | write));
+        }
     };
     // Debug sections (PROGBITS, not loaded) come first; other sections not
     // loaded (`.nv.uft.entry`) stay with the code and data.
@@ -543,6 +577,28 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     // Function tables in the order nvlink creates them (a kernel's with its
     // code; arch_sm90_smoke: k_arch, weak_helper, lib_twice, lib_func), then
     // in output symbol order.
+    // Mercury outputs list the attributes the function's Mercury table
+    // also has first (last read first, as above), then the classic-only
+    // ones in the order read (arch_sm100_smoke `.nv.info.k_arch`: EXIT_INSTR_OFFSETS
+    // … LANGUAGE, then CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR, NVSAL_SW_WAR,
+    // PREEXIT_USED).
+    if mercury {
+        for (f, entries) in per_fn.iter_mut() {
+            let merc: BTreeSet<u8> = st
+                .mercury
+                .nvinfo
+                .iter()
+                .filter(|n| n.live && n.function == Some(*f))
+                .map(|n| n.entry.attr)
+                .collect();
+            let (mut both, mut classic_only): (Vec<_>, Vec<_>) = std::mem::take(entries)
+                .into_iter()
+                .partition(|e| merc.contains(&e.attr));
+            classic_only.reverse();
+            both.extend(classic_only);
+            *entries = both;
+        }
+    }
     let mut fns: Vec<_> = per_fn.into_iter().collect();
     let ix = NameIndex::new(st);
     fns.sort_by_key(|(f, _)| {
@@ -786,8 +842,10 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
 
     let segments = if relocatable {
         Vec::new()
+    } else if mercury {
+        mercury_program_headers(&loaded)
     } else {
-        program_headers(&groups)
+        program_headers(&loaded)
     };
     let mut header = header;
     header.e_flags = cuinfo_flags(header.e_flags, &sections);
@@ -823,38 +881,61 @@ pub fn cuinfo_flags(e_flags: u32, sections: &[Section<'_>]) -> u32 {
 /// The note the top byte of e_flags names.
 pub const CUINFO: &str = ".note.nv.cuinfo";
 
-/// The program headers of an executable, as nvlink writes them for sm_90:
-/// PT_PHDR, a read+execute PT_LOAD over the read-only loaded sections
-/// (constant banks, code), a read+write PT_LOAD over the writable ones
-/// (initialized, then NOBITS), and a PT_LOAD mapping the header table. The
-/// driver (and cuobjdump) need them; the equivalence contract does not
-/// compare them. `groups[1..=3]` are the index ranges of those sections.
-fn program_headers(groups: &[Option<(usize, usize)>; 4]) -> Vec<Segment> {
-    const PF_X: u32 = 1;
-    const PF_W: u32 = 2;
-    const PF_R: u32 = 4;
-    let seg = |p_type: u32, p_flags: u32, covers: SegmentCovers| Segment {
+const PF_X: u32 = 1;
+const PF_W: u32 = 2;
+const PF_R: u32 = 4;
+
+fn segment(p_type: u32, p_flags: u32, covers: SegmentCovers) -> Segment {
+    Segment {
         p_type,
         p_flags,
         p_align: 8,
         vaddr: 0,
         paddr: 0,
         covers,
-    };
-    let mut out = vec![seg(PT_PHDR, PF_R | PF_X, SegmentCovers::ProgramHeaders)];
-    if let Some((first, last)) = groups[1] {
-        out.push(seg(PT_LOAD, PF_R | PF_X, SegmentCovers::Sections { first, last }));
     }
-    let writable = match (groups[2], groups[3]) {
-        (Some((first, _)), Some((_, last))) | (Some((first, last)), None) | (None, Some((first, last))) => {
-            Some((first, last))
-        }
-        (None, None) => None,
+}
+
+/// The program headers of an executable, as nvlink writes them up to
+/// sm_90: PT_PHDR, a read+execute PT_LOAD over the read-only loaded
+/// sections (constant banks, code), a read+write PT_LOAD over the writable
+/// ones (initialized, then NOBITS), and a PT_LOAD mapping the header table.
+/// The driver (and cuobjdump) need them; the equivalence contract does not
+/// compare them. `loaded`: the loaded sections' indices and permissions.
+fn program_headers(loaded: &[(usize, u32)]) -> Vec<Segment> {
+    let span = |writable: bool| {
+        let mut it = loaded
+            .iter()
+            .filter(|(_, p)| (p & PF_W != 0) == writable)
+            .map(|&(i, _)| i);
+        let first = it.next()?;
+        Some((first, it.last().unwrap_or(first)))
     };
-    if let Some((first, last)) = writable {
-        out.push(seg(PT_LOAD, PF_R | PF_W, SegmentCovers::Sections { first, last }));
+    let mut out = vec![segment(PT_PHDR, PF_R | PF_X, SegmentCovers::ProgramHeaders)];
+    if let Some((first, last)) = span(false) {
+        out.push(segment(PT_LOAD, PF_R | PF_X, SegmentCovers::Sections { first, last }));
     }
-    out.push(seg(PT_LOAD, PF_R | PF_X, SegmentCovers::ProgramHeaders));
+    if let Some((first, last)) = span(true) {
+        out.push(segment(PT_LOAD, PF_R | PF_W, SegmentCovers::Sections { first, last }));
+    }
+    out.push(segment(PT_LOAD, PF_R | PF_X, SegmentCovers::ProgramHeaders));
+    out
+}
+
+/// The program headers of a Mercury (sm_100+) executable: a read-only
+/// PT_PHDR and PT_LOAD of the header table first, then one PT_LOAD per run
+/// of consecutive loaded sections with the same permissions (corpus
+/// arch_sm100_smoke: R `.nv.constant3`, RX code, RW `.nv.global.init` and
+/// `.nv.shared.k_arch`, R `.nv.constant0.k_arch`).
+fn mercury_program_headers(loaded: &[(usize, u32)]) -> Vec<Segment> {
+    let mut out = vec![
+        segment(PT_PHDR, PF_R, SegmentCovers::ProgramHeaders),
+        segment(PT_LOAD, PF_R, SegmentCovers::ProgramHeaders),
+    ];
+    for run in loaded.chunk_by(|a, b| a.1 == b.1) {
+        let (first, last) = (run[0].0, run[run.len() - 1].0);
+        out.push(segment(PT_LOAD, run[0].1, SegmentCovers::Sections { first, last }));
+    }
     out
 }
 

@@ -1067,11 +1067,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         let text = format!("{CAPMERC_TEXT}{}", st.symbol_name(f));
         c.sections[i].info = section_index(c, &text).unwrap_or(0) as u32;
     }
-    // Relocations kept for the driver.
+    // Relocations kept for the driver, last merged first as in the classic
+    // tables (weak_func_vsm_low_first_sm100: 0x6c, 0x7c, 0x98 where the
+    // input has 0x98, 0x7c, 0x6c).
     for (i, k) in rela_for {
         let relocs: Vec<Reloc> = m
             .relocs
             .iter()
+            .rev()
             .filter(|r| r.live && r.section == k && !resolved(st, r, relocatable))
             .map(|r| Reloc {
                 offset: r.offset,
@@ -1147,8 +1150,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
 /// holds the names of the sections present, in section order, then 36
 /// zero bytes; `.strtab` the names of `.symtab`'s symbols, then those only
 /// `.nv.merc.symtab` has, then the prototype strings (corpus: every sm_100
-/// and sm_120 case; here the prototype strings come first, where finalize's
-/// offsets point).
+/// and sm_120 case).
 fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
     let pool = |seed: Vec<u8>, names: &mut dyn Iterator<Item = &str>| {
         let mut out = seed;
@@ -1163,10 +1165,41 @@ fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
     };
     let mut shstr = pool(vec![0], &mut c.sections.iter().skip(1).map(|s| s.name.as_str()));
     shstr.extend_from_slice(&[0; 36]);
-    let strtab = pool(
-        super::finalize::strtab_seed(st),
+    // The prototype strings go last; the prototype tables and the call
+    // graph, written with offsets into finalize's seed, are pointed at the
+    // new places.
+    let seed = super::finalize::strtab_seed(st);
+    let mut strtab = pool(
+        vec![0],
         &mut c.symbols.iter().chain(c.merc_symbols.iter()).map(|s| s.name.as_str()),
     );
+    let mut moved: HashMap<u32, u32> = HashMap::new();
+    let mut at = 1usize;
+    for s in seed[1..].split(|&b| b == 0).take(st.strtab_strings.len()) {
+        moved.insert(at as u32, strtab.len() as u32);
+        strtab.extend_from_slice(s);
+        strtab.push(0);
+        at += s.len() + 1;
+    }
+    let mv = |r: &mut u32| *r = moved.get(r).copied().unwrap_or(*r);
+    for sec in c.sections.iter_mut() {
+        let data = match sec.name.as_str() {
+            ".nv.prototype" | ".nv.merc.nv.prototype" => Prototypes::decode(&sec.data).ok().map(|mut p| {
+                p.string_refs_mut().into_iter().for_each(mv);
+                p.encode()
+            }),
+            ".nv.callgraph" | ".nv.merc.nv.callgraph" => CallGraph::decode(&sec.data).ok().map(|mut g| {
+                for r in &mut g.records {
+                    r.string_refs_mut().into_iter().for_each(mv);
+                }
+                g.encode()
+            }),
+            _ => None,
+        };
+        if let Some(d) = data {
+            sec.data = d.into();
+        }
+    }
     if let Some(i) = c
         .sections
         .iter()
