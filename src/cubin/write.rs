@@ -124,7 +124,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         if let Some(&(_, classic)) = MERCURY_OVER_CLASSIC.iter().find(|(m, _)| *m == s.name)
             && let Some(j) = c.sections[..i].iter().position(|x| x.name == classic)
             && data_of(j) == data_of(i)
-            && offsets[j] % s.align.max(1) == 0
+            && offsets[j].is_multiple_of(s.align.max(1))
         {
             offsets[i] = offsets[j];
             continue;

@@ -909,7 +909,7 @@ fn program_headers(loaded: &[(usize, u32)]) -> Vec<Segment> {
             .filter(|(_, p)| (p & PF_W != 0) == writable)
             .map(|&(i, _)| i);
         let first = it.next()?;
-        Some((first, it.last().unwrap_or(first)))
+        Some((first, it.next_back().unwrap_or(first)))
     };
     let mut out = vec![segment(PT_PHDR, PF_R | PF_X, SegmentCovers::ProgramHeaders)];
     if let Some((first, last)) = span(false) {
