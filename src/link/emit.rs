@@ -539,7 +539,8 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         // An object built for another SM than the target cannot take the
         // finalizer's fast path: nvlink zeroes CAN_FASTPATH_FINALIZE
         // (arch_sm100_obj_into_sm103: 9 → 0).
-        let target_sm = crate::arch::profiles::lookup(&setup.arch).map(|p| p.sm);
+        let target = crate::arch::profiles::lookup(&setup.arch);
+        let target_sm = target.map(|p| p.sm);
         let foreign = target_sm.is_some_and(|t| st.inputs.iter().any(|i| i.sm != 0 && i.sm != t));
         let mut entries = st.compat.clone();
         if foreign {
@@ -549,6 +550,9 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             {
                 zero_value(&mut e.value);
             }
+        }
+        if let Some(t) = target.filter(|t| t.is_accelerated()) {
+            accelerated_compat(&mut entries, t.sm);
         }
         let c = Compat {
             entries,
@@ -859,6 +863,41 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     // Mercury (sm_100+) companion sections and their own symbol table.
     super::mercury::emit(st, &mut cubin).map_err(EmitError)?;
     Ok(cubin)
+}
+
+/// `.nv.compat` of a link for an accelerated target (`sm_100a`, `sm_121a`)
+/// of inputs built without the suffix: CUDA_ACCELERATOR_TARGET becomes 1,
+/// and CAN_FASTPATH_FINALIZE, a mask of the SMs the code may be finalized
+/// for on the fast path, keeps only the target's bit (corpus
+/// arch_sm100_obj_into_sm100a: 9 → 1; sm_120 inputs into sm_120a: 0x50 →
+/// 0x10; seed 004 gives sm_100 1, sm_103 8, sm_110 2, sm_121 0x40).
+fn accelerated_compat(entries: &mut [crate::cubin::compat::CompatEntry], sm: u32) {
+    use crate::cubin::compat::code;
+    let own: u8 = match sm {
+        100 => 0x01,
+        110 => 0x02,
+        103 => 0x08,
+        120 => 0x10,
+        121 => 0x40,
+        _ => 0,
+    };
+    use crate::cubin::nvinfo::{Block, Value};
+    for e in entries.iter_mut() {
+        match (e.attr, &mut e.value) {
+            (code::CUDA_ACCELERATOR_TARGET, Value::Byte { value, .. }) => *value = 1,
+            (code::CAN_FASTPATH_FINALIZE, Value::Block(Block::Words { words })) => {
+                if let Some(first) = words.first_mut() {
+                    *first &= u32::from(own);
+                }
+            }
+            (code::CAN_FASTPATH_FINALIZE, Value::Block(Block::Bytes { bytes })) => {
+                if let Some(first) = bytes.first_mut() {
+                    *first &= own;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// e_flags with its top byte naming the output's `.note.nv.cuinfo`.
