@@ -1012,10 +1012,30 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // with EXTERNS as the classic table has it.
     for (i, f) in per_fn {
         let def_input = st.symbol(f).map(|s| s.input);
-        let classic_externs: Option<Entry> = c
+        let classic: Vec<Entry> = c
             .section_by_name(&format!(".nv.info.{}", st.symbol_name(f)))
             .and_then(|(_, s)| NvInfo::decode(&s.data).ok())
-            .and_then(|n| n.entries.into_iter().find(|e| e.attr == code::EXTERNS));
+            .map(|n| n.entries)
+            .unwrap_or_default();
+        let classic_externs: Option<Entry> = classic.iter().find(|e| e.attr == code::EXTERNS).cloned();
+        // A kernel's EXTERNS that finalize made afresh follows the records
+        // both tables have in the classic table; it comes last here
+        // (virtual_funcs_sm100 `_Z8k_shapesPfPKii`; a device function's
+        // stays in place).
+        let merc_attrs: BTreeSet<u8> = m
+            .nvinfo
+            .iter()
+            .filter(|n| n.live && n.function == Some(f) && n.entry.attr != code::EXTERNS)
+            .map(|n| n.entry.attr)
+            .collect();
+        let position = |pred: &dyn Fn(&Entry) -> bool| classic.iter().rposition(pred);
+        let externs_last = match (
+            position(&|e| e.attr == code::EXTERNS),
+            position(&|e| merc_attrs.contains(&e.attr)),
+        ) {
+            (Some(x), Some(last_shared)) => x > last_shared,
+            _ => false,
+        };
         let mut entries: Vec<Entry> = Vec::new();
         let mut externs_done = false;
         for n in m.nvinfo.iter().rev() {
@@ -1025,6 +1045,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             if n.entry.attr == code::EXTERNS {
                 if let Some(e) = &classic_externs
                     && !externs_done
+                    && !externs_last
                 {
                     let mut e = e.clone();
                     for r in e.symbol_refs_mut() {
@@ -1173,13 +1194,41 @@ fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
         vec![0],
         &mut c.symbols.iter().chain(c.merc_symbols.iter()).map(|s| s.name.as_str()),
     );
-    let mut moved: HashMap<u32, u32> = HashMap::new();
+    // The seed's strings (offset → bytes), written in the order the call
+    // graph and then the prototype table first name them, then the rest
+    // (virtual_funcs_sm100: "#ii", "#vl", "#il" from the call graph's
+    // address-taken records, then "#liil" … from `.nv.prototype`).
+    let mut strings: Vec<(u32, &[u8])> = Vec::new();
     let mut at = 1usize;
     for s in seed[1..].split(|&b| b == 0).take(st.strtab_strings.len()) {
-        moved.insert(at as u32, strtab.len() as u32);
+        strings.push((at as u32, s));
+        at += s.len() + 1;
+    }
+    let mut first_named: Vec<u32> = Vec::new();
+    for sec in &c.sections {
+        match sec.name.as_str() {
+            ".nv.callgraph" => {
+                if let Ok(mut g) = CallGraph::decode(&sec.data) {
+                    for r in &mut g.records {
+                        first_named.extend(r.string_refs_mut().into_iter().map(|x| *x));
+                    }
+                }
+            }
+            ".nv.prototype" => {
+                if let Ok(mut p) = Prototypes::decode(&sec.data) {
+                    first_named.extend(p.string_refs_mut().into_iter().map(|x| *x));
+                }
+            }
+            _ => {}
+        }
+    }
+    let rank = |off: u32| first_named.iter().position(|&x| x == off).unwrap_or(usize::MAX);
+    strings.sort_by_key(|&(off, _)| rank(off));
+    let mut moved: HashMap<u32, u32> = HashMap::new();
+    for (off, s) in strings {
+        moved.insert(off, strtab.len() as u32);
         strtab.extend_from_slice(s);
         strtab.push(0);
-        at += s.len() + 1;
     }
     let mv = |r: &mut u32| *r = moved.get(r).copied().unwrap_or(*r);
     for sec in c.sections.iter_mut() {
