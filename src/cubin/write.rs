@@ -265,18 +265,18 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     Ok(out)
 }
 
-/// Where the section header table starts after the last section's bytes.
-/// nvlink aligns it to 8 in the files it lays out in index order (every
-/// classic corpus output, `-r` outputs too; extern_call_sm90: data ends at
-/// 0xf84, headers at 0xf88); ptxas writes it right after the data (its
-/// cubins end at any offset). The producer is the first tool the
-/// `.note.nv.tkinfo` names; without the note, 4.
 /// Mercury sections written over their classic twin: (Mercury, classic).
 const MERCURY_OVER_CLASSIC: [(&str, &str); 2] = [
     (".nv.merc.nv.global.init", ".nv.global.init"),
     (".nv.merc.nv.constant.user", ".nv.constant3"),
 ];
 
+/// Where the section header table starts after the last section's bytes.
+/// nvlink aligns it to 8 in the files it lays out in index order (every
+/// classic corpus output, `-r` outputs too; extern_call_sm90: data ends at
+/// 0xf84, headers at 0xf88); ptxas writes it right after the data (its
+/// cubins end at any offset). The producer is the first tool the
+/// `.note.nv.tkinfo` names; without the note, 4.
 fn header_table_align(c: &Cubin<'_>) -> u64 {
     let Some(note) = c.sections.iter().find(|s| s.name == ".note.nv.tkinfo") else {
         return 4;

@@ -873,6 +873,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
 /// 0x10; seed 004 gives sm_100 1, sm_103 8, sm_110 2, sm_121 0x40).
 fn accelerated_compat(entries: &mut [crate::cubin::compat::CompatEntry], sm: u32) {
     use crate::cubin::compat::code;
+    use crate::cubin::nvinfo::{Block, Value};
     let own: u8 = match sm {
         100 => 0x01,
         110 => 0x02,
@@ -881,7 +882,6 @@ fn accelerated_compat(entries: &mut [crate::cubin::compat::CompatEntry], sm: u32
         121 => 0x40,
         _ => 0,
     };
-    use crate::cubin::nvinfo::{Block, Value};
     for e in entries.iter_mut() {
         match (e.attr, &mut e.value) {
             (code::CUDA_ACCELERATOR_TARGET, Value::Byte { value, .. }) => *value = 1,

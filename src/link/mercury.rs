@@ -1118,35 +1118,29 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             })
             .collect();
     }
-    // Resolved relocations against a section (`.debug_frame` + offset)
-    // write the section-relative address.
+    // What resolved relocations write: against a section (`.debug_frame` +
+    // offset), the section-relative address; in code, the Mercury value,
+    // into the operand the capsule keeps for the instruction.
     for r in m.relocs.iter().filter(|r| r.live && resolved(st, r, relocatable)) {
         let Some(&i) = out_of.get(&r.section) else { continue };
-        let Some(v) = section_relative(st, r) else { continue };
-        if r.rtype == R_MERCURY_64
-            && let Some(field) = c.sections[i]
-                .data
-                .to_mut()
-                .get_mut(r.offset as usize..(r.offset as usize).saturating_add(8))
+        let (at, bytes) = if let Some(at) = r.operand {
+            let Some(v) = mercury_value(st, r, &merc_syms, of_state(r.sym)) else {
+                continue;
+            };
+            (at, (v as u32).to_le_bytes().to_vec())
+        } else if r.rtype == R_MERCURY_64
+            && let Some(v) = section_relative(st, r)
         {
-            field.copy_from_slice(&v.to_le_bytes());
-        }
-    }
-    // Resolved relocations of code write their Mercury value into the
-    // operand the capsule keeps for the instruction.
-    for r in m.relocs.iter().filter(|r| r.live && resolved(st, r, relocatable)) {
-        let (Some(at), Some(&i)) = (r.operand, out_of.get(&r.section)) else {
-            continue;
-        };
-        let Some(v) = mercury_value(st, r, &merc_syms, of_state(r.sym)) else {
+            (r.offset, v.to_le_bytes().to_vec())
+        } else {
             continue;
         };
         if let Some(field) = c.sections[i]
             .data
             .to_mut()
-            .get_mut(at as usize..(at as usize).saturating_add(4))
+            .get_mut(at as usize..(at as usize).saturating_add(bytes.len()))
         {
-            field.copy_from_slice(&(v as u32).to_le_bytes());
+            field.copy_from_slice(&bytes);
         }
     }
     // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
