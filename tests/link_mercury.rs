@@ -1,9 +1,7 @@
 //! The Mercury (sm_100+) companion sections and `.nv.merc.symtab`, pinned
-//! against nvlink's output for every corpus case that has them.
-//!
-//! One thing is not checked here because it waits on other work: the
-//! contents of `.nv.capmerc.text.*` (bindless and shared-memory operands
-//! nvlink patches inside the compressed code).
+//! against nvlink's output for every corpus case that has them (the
+//! contents of `.nv.capmerc.text.*` included), and the sm_100+ rules that
+//! touch the classic side: `.nv.compat` rewrites, reserved shared memory.
 
 mod common;
 
@@ -20,12 +18,10 @@ fn args_of(case: &Path) -> Vec<String> {
     v
 }
 
-/// Corpus cases nvlink linked into an output with Mercury sections (but
-/// the known different ones).
+/// Corpus cases nvlink linked into an output with Mercury sections.
 fn mercury_cases() -> Vec<std::path::PathBuf> {
     common::corpus_cases()
         .into_iter()
-        .filter(|c| !KNOWN_DIFFERENT.iter().any(|k| c.ends_with(k)))
         .filter(|c| {
             std::fs::read(c.join("expected/out.cubin"))
                 .ok()
@@ -47,10 +43,6 @@ fn link(case: &Path) -> (Vec<u8>, Vec<Event>) {
         .to_vec();
     (out, events)
 }
-
-/// Mercury cases culdb does not link like nvlink yet: sm_110's reserved
-/// shared section (tests/corpus/README.md, observation 63).
-const KNOWN_DIFFERENT: &[&str] = &["arch_sm110_smoke"];
 
 #[test]
 fn mercury_sections_and_symbols_match_nvlink() {
@@ -186,4 +178,53 @@ fn accelerated_target_rewrites_compat() {
         "{:?}",
         value(code::CAN_FASTPATH_FINALIZE)
     );
+}
+
+/// sm_110's weak `__nv_reservedSMEM_gb10b_war_var` (0x80 bytes, aligned 0x10,
+/// in each input's 0x80-byte `.nv.shared.reserved.0`): nvlink keeps one copy
+/// of the section; a final link makes it NOBITS and places the variable at
+/// `.nv.reservedSmem.offset0` (0x40: a 0xc0-byte section; Mercury value 0).
+#[test]
+fn reserved_shared_memory_is_one_copy_laid_out_from_the_reserved_offset() {
+    use culdb::cubin::consts::{SHT_CUDA_SHARED_RESERVED, SHT_NOBITS};
+    use culdb::link::layout::LayoutEvent;
+    let case = common::root().join("tests/corpus/arch_sm110_smoke");
+    let var = "__nv_reservedSMEM_gb10b_war_var";
+    let (ours, events) = link(&case);
+    let a = read::parse(&ours).expect("our output parses");
+    let (_, s) = a.section_by_name(".nv.shared.reserved.0").expect("classic section");
+    assert_eq!((s.sh_type, s.size()), (SHT_NOBITS, 0xc0));
+    let (_, m) = a
+        .section_by_name(".nv.merc.nv.shared.reserved.0")
+        .expect("Mercury copy");
+    assert_eq!((m.sh_type, m.size()), (SHT_CUDA_SHARED_RESERVED, 0x80));
+    let classic = a.symbols.iter().find(|y| y.name == var).expect("classic symbol");
+    let merc = a.merc_symbols.iter().find(|y| y.name == var).expect("Mercury symbol");
+    assert_eq!((classic.value, merc.value), (0x40, 0));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Layout(LayoutEvent::Placed { name, offset: 0x40, .. }) if name == var
+    )));
+    // lib.cubin's copy goes with its losing weak definition, on both sides.
+    for name in [".nv.shared.reserved.0", ".nv.merc.nv.shared.reserved.0"] {
+        assert!(
+            events.iter().any(|e| match e {
+                Event::SectionSkipped { input: 1, name: n, .. } => n == name,
+                Event::Mercury(MercEvent::SectionSkipped { input: 1, name: n, .. }) => n == name,
+                _ => false,
+            }),
+            "{name} of lib.cubin is not merged"
+        );
+    }
+
+    // With -r: one 0x80-byte copy, the variable's st_value still its alignment.
+    let mut args = args_of(&case);
+    args.insert(0, "-r".into());
+    let mut linker = culdb::link::linker_for(&args, &case).expect("links");
+    linker.run();
+    let r = read::parse(linker.output().expect("output")).expect("parses");
+    let (_, s) = r.section_by_name(".nv.shared.reserved.0").expect("classic section");
+    assert_eq!((s.sh_type, s.size()), (SHT_CUDA_SHARED_RESERVED, 0x80));
+    let classic = r.symbols.iter().find(|y| y.name == var).expect("classic symbol");
+    assert_eq!(classic.value, 0x10);
 }

@@ -331,8 +331,8 @@ fn data_symbol_offsets_match_nvlink() {
             let Some(o) = st.lookup(&s.name).and_then(|i| st.symbol(i)) else {
                 continue;
             };
-            // sm_110's `.nv.shared.reserved.0` is laid out after the merge,
-            // and culdb does not do it yet (tests/corpus/README.md, 63).
+            // sm_110's `.nv.shared.reserved.0` is laid out after the merge
+            // (layout's reserved stage; tests/corpus/README.md, 63).
             if sec.starts_with(".text.")
                 || sec.starts_with(".nv.shared.reserved.")
                 || matches!(o.place, Place::Common { .. })

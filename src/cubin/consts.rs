@@ -31,6 +31,8 @@ pub const SHT_CUDA_GLOBAL: u32 = 0x7000_0007;
 pub const SHT_CUDA_GLOBAL_INIT: u32 = 0x7000_0008;
 pub const SHT_CUDA_LOCAL: u32 = 0x7000_0009;
 pub const SHT_CUDA_SHARED: u32 = 0x7000_000a;
+/// `.nv.shared.reserved.*` (seed 001), classic and Mercury.
+pub const SHT_CUDA_SHARED_RESERVED: u32 = 0x7000_0015;
 pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
 /// .nv.constantN in relocatable cubins is SHT_CUDA_CONSTANT0 + N (ET_EXEC output uses PROGBITS).
 pub const SHT_CUDA_CONSTANT0: u32 = 0x7000_0064;
@@ -151,7 +153,12 @@ pub fn is_symtab(sh_type: u32) -> bool {
 
 /// True for section types whose contents take no room in the file: SHT_NOBITS
 /// and, in relocatable cubins, the CUDA global, local and shared memory types
-/// (ptxas gives them a size but no bytes; checked on ptxas output).
+/// (ptxas gives them a size but no bytes; checked on ptxas output), reserved
+/// shared memory included (arch_sm110_smoke: its sh_offset is where the next
+/// section starts, in the inputs and in nvlink's output).
 pub fn is_nobits(sh_type: u32) -> bool {
-    matches!(sh_type, SHT_NOBITS | SHT_CUDA_GLOBAL | SHT_CUDA_LOCAL | SHT_CUDA_SHARED)
+    matches!(
+        sh_type,
+        SHT_NOBITS | SHT_CUDA_GLOBAL | SHT_CUDA_LOCAL | SHT_CUDA_SHARED | SHT_CUDA_SHARED_RESERVED
+    )
 }

@@ -95,6 +95,12 @@ impl fmt::Display for LayoutEvent {
 
 /// st_other memory-space bits of a shared variable.
 const STO_SHARED: u8 = 0x40;
+/// st_other memory-space bits of a reserved-shared-memory variable (seed 001).
+const STO_RESERVED: u8 = 0xa0;
+/// Prefix of the reserved shared memory sections; `.nv.shared.reserved.N`
+/// starts at `.nv.reservedSmem.offsetN`.
+const RESERVED_SECTION: &str = ".nv.shared.reserved.";
+const RESERVED_OFFSET: &str = ".nv.reservedSmem.offset";
 /// Name of the reserved-shared-memory size symbol.
 const RESERVED_CAP: &str = ".nv.reservedSmem.cap";
 /// The module-level shared section nvlink uses.
@@ -113,6 +119,8 @@ enum Stage {
     KernelShared(usize),
     /// The dynamic shared arrays.
     ExternShared,
+    /// The reserved shared memory (`.nv.shared.reserved.*`).
+    ReservedShared,
     /// Symbols and sections a final link leaves out.
     Prune,
     Done,
@@ -166,6 +174,11 @@ impl Default for Layout {
 
 fn is_shared_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_SHARED && s.sym_type != STT_SECTION
+}
+
+/// A variable of reserved shared memory (`__nv_reservedSMEM_*`).
+fn is_reserved_var(s: &OutSymbol) -> bool {
+    s.other & 0xe0 == STO_RESERVED && s.sym_type != STT_SECTION
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -231,7 +244,10 @@ impl Layout {
                 if s.input != input || raw_value.contains_key(&idx) {
                     continue;
                 }
-                let wanted = !s.is_defined() || matches!(s.place, Place::Common { .. }) || is_shared_var(s);
+                let wanted = !s.is_defined()
+                    || matches!(s.place, Place::Common { .. })
+                    || is_shared_var(s)
+                    || is_reserved_var(s);
                 if wanted && let Some(y) = c.symbols.get(j) {
                     raw_value.insert(idx, y.value);
                 }
@@ -336,6 +352,10 @@ impl Layout {
             Stage::KernelShared(_) => Stage::ExternShared,
             Stage::ExternShared => {
                 self.extern_shared(st, &mut ev);
+                Stage::ReservedShared
+            }
+            Stage::ReservedShared => {
+                self.reserved_shared(st, &mut ev);
                 Stage::Prune
             }
             Stage::Prune => {
@@ -597,6 +617,71 @@ impl Layout {
                     offset,
                     size: s.size,
                 });
+            }
+        }
+    }
+
+    /// Reserved shared memory: a final link places each variable of
+    /// `.nv.shared.reserved.N` (its st_value was its alignment) from
+    /// `.nv.reservedSmem.offsetN`, in both symbol tables, and the section
+    /// becomes NOBITS reaching to the last variable's end; the Mercury copy
+    /// keeps its type (arch_sm110_smoke: `__nv_reservedSMEM_gb10b_war_var`,
+    /// 0x80 bytes aligned 0x10, lands at 0x40 in a 0xc0-byte section, and
+    /// at the Mercury offset0's 0 in its 0x80-byte Mercury copy).
+    fn reserved_shared(&self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        let sections: Vec<usize> = (0..st.sections.len())
+            .filter(|&k| st.sections[k].class == SectionClass::SharedReserved && !st.sections[k].removed)
+            .collect();
+        for k in sections {
+            let name = st.sections[k].name.clone();
+            let suffix = name.strip_prefix(RESERVED_SECTION).unwrap_or_default();
+            let base = st.lookup(&format!("{RESERVED_OFFSET}{suffix}"));
+            let mut cur = base.and_then(|i| st.symbol(i)).map(|s| s.value).unwrap_or(0);
+            let mut merc_cur = base
+                .and_then(|i| super::mercury::input_symbol(st, i))
+                .map(|(_, m)| m.value)
+                .unwrap_or(0);
+            let rank = state_rank(st);
+            let mut vars: Vec<SymIdx> = st
+                .all_symbols()
+                .filter(|(_, s)| !s.removed && is_reserved_var(s) && s.place == Place::Section(k))
+                .map(|(i, _)| i)
+                .collect();
+            vars.sort_by_key(|v| rank(*v));
+            for idx in vars {
+                let a = self.alignment(st, idx);
+                let Some(s) = st.symbol_mut(idx) else { continue };
+                let offset = align_up(cur, a);
+                s.value = offset;
+                cur = offset + s.size;
+                let size = s.size;
+                ev.push(LayoutEvent::Placed {
+                    name: s.name.clone(),
+                    section: name.clone(),
+                    offset,
+                    size,
+                });
+                let merc_offset = align_up(merc_cur, a);
+                merc_cur = merc_offset + size;
+                st.mercury.values.insert(idx, merc_offset);
+            }
+            let sec = &mut st.sections[k];
+            let from = sec.size;
+            sec.sh_type = SHT_NOBITS;
+            sec.nobits = true;
+            sec.data.clear();
+            sec.size = cur;
+            ev.push(LayoutEvent::SectionSized {
+                section: name.clone(),
+                from,
+                to: cur,
+                reason: "reserved shared memory of a final link: NOBITS, its variables placed from the reserved offset"
+                    .into(),
+            });
+            let merc_name = format!(".nv.merc{name}");
+            if let Some(m) = st.mercury.sections.iter_mut().find(|m| m.name == merc_name) {
+                m.size = merc_cur;
+                m.data.clear();
             }
         }
     }

@@ -39,7 +39,7 @@
 //!   table) into the operand field the capsule keeps for the instruction
 //!   (`cubin::capsule`; located by `capsule_operands`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use serde::Serialize;
@@ -170,6 +170,8 @@ pub struct MercState {
     pub nvinfo: Vec<OutNvInfo>,
     pub copies: Vec<MercCopy>,
     pub pairs: Vec<SectionPair>,
+    /// Mercury st_value that layout gave a symbol (reserved shared variables).
+    pub values: BTreeMap<SymIdx, u64>,
 }
 
 impl MercState {
@@ -314,6 +316,17 @@ impl MergeView<'_> {
                 .symbols
                 .get(c)
                 .is_some_and(|y| self.dropped.contains(&(y.shndx as usize)));
+        }
+        if let Some(classic) = s.name.strip_prefix(".nv.merc")
+            && classic.starts_with(".nv.shared.reserved.")
+        {
+            // The Mercury copy of reserved shared memory goes with its twin.
+            return self
+                .cubin
+                .sections
+                .iter()
+                .position(|t| t.name == classic && t.flags & SHF_MERCURY == 0)
+                .is_some_and(|t| self.dropped.contains(&t));
         }
         depth < 4
             && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
@@ -890,7 +903,15 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         } else {
             2
         };
-        (rank, if s.is_text() { text_pos(s) } else { 0 }, k)
+        // Data copies follow their classic twins (arch_sm110_smoke:
+        // `.nv.merc.nv.global.init` of the second input before the first
+        // input's `.nv.merc.nv.shared.reserved.0`, as in the classic list).
+        let pos = if s.is_text() {
+            text_pos(s)
+        } else {
+            info_at(c, &s.name.replacen(".nv.merc", "", 1)).unwrap_or(usize::MAX)
+        };
+        (rank, pos, k)
     });
     for (_, table, h) in &mut header_out {
         *table = c.sections.len();
@@ -1373,27 +1394,7 @@ fn merc_symbol(
         sym_type = s.sym_type;
     }
     let _ = relocatable;
-    // The input whose symbol defined it (or first referenced it).
-    let mut found: Option<(usize, &Symbol)> = None;
-    let inputs = std::iter::once(state.input).chain(0..st.maps.len());
-    for input in inputs {
-        let (Some(maps), Some(mi)) = (st.maps.get(input), st.mercury.inputs.get(input)) else {
-            continue;
-        };
-        let Some(ci) = maps.map_symbol_index.iter().position(|&x| x == si.0) else {
-            continue;
-        };
-        let ms = mi
-            .symbols
-            .get(ci)
-            .filter(|y| y.name == state.name)
-            .or_else(|| mi.symbols.iter().find(|y| y.name == state.name));
-        if let Some(ms) = ms {
-            found = Some((input, ms));
-            break;
-        }
-    }
-    let Some((input, ms)) = found else {
+    let Some((input, ms)) = input_symbol(st, si) else {
         return s.clone();
     };
     let mut out = Symbol {
@@ -1425,5 +1426,32 @@ fn merc_symbol(
         out.value = s.value;
         let _ = c;
     }
+    if let Some(&value) = st.mercury.values.get(&si) {
+        out.value = value;
+    }
     out
+}
+
+/// The Mercury symbol of output symbol `si` in the input that defined it (or
+/// first referenced it), with that input's number.
+pub fn input_symbol(st: &LinkState, si: SymIdx) -> Option<(usize, &Symbol)> {
+    let state = st.symbol(si)?;
+    let inputs = std::iter::once(state.input).chain(0..st.maps.len());
+    for input in inputs {
+        let (Some(maps), Some(mi)) = (st.maps.get(input), st.mercury.inputs.get(input)) else {
+            continue;
+        };
+        let Some(ci) = maps.map_symbol_index.iter().position(|&x| x == si.0) else {
+            continue;
+        };
+        let ms = mi
+            .symbols
+            .get(ci)
+            .filter(|y| y.name == state.name)
+            .or_else(|| mi.symbols.iter().find(|y| y.name == state.name));
+        if let Some(ms) = ms {
+            return Some((input, ms));
+        }
+    }
+    None
 }

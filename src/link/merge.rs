@@ -429,6 +429,10 @@ impl InputMerge {
             st.maps[self.input].weak_processed[i] = true;
             if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.sections.len() {
                 self.drop_definition(sym.shndx as usize);
+            } else if self.is_reserved_shared(sym.shndx) {
+                // Reserved shared memory belongs to its variable: one copy
+                // (arch_sm110_smoke, with and without -r).
+                self.dropped.insert(sym.shndx as usize);
             } else if sym.is_defined() && sym.shndx != SHN_COMMON && sym.shndx != SHN_ABS {
                 // Data: the section is still merged (its bytes stay, dead).
                 self.ensure_section(st, sym.shndx as usize, ev)?;
@@ -436,6 +440,14 @@ impl InputMerge {
         }
         self.map_symbol(st, i, existing, Resolution::Weak, ev);
         Ok(())
+    }
+
+    /// Whether input section `j` is `.nv.shared.reserved.*`.
+    fn is_reserved_shared(&self, j: u16) -> bool {
+        self.cubin
+            .sections
+            .get(j as usize)
+            .is_some_and(|s| j != 0 && classify(&s.name, s.sh_type) == SectionClass::SharedReserved)
     }
 
     /// Marks an input text section, and every section attached to it through
