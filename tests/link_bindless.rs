@@ -62,6 +62,9 @@ const CASES: &[&str] = &[
     "bindless_prune_sm75",
     "bindless_samplers_sm75",
     "bindless_slot_order_sm90",
+    "bindless_helper_base_sm100",
+    "bindless_helper_base_sm90",
+    "bindless_surface_helper_sm100",
 ];
 
 /// Header-index records per relocation section whose name holds
@@ -257,4 +260,33 @@ fn relocatable_link_builds_no_table() {
     let st = linker.state();
     assert!(st.bindless.is_none());
     assert!(!st.all_symbols().any(|(_, s)| s.name.starts_with(OFFSET_PREFIX)));
+}
+
+/// sm_100+ `-r`: no slots and no bank growth, but every reference's field
+/// gets the table's base (the largest bank, 0x3c4, aligned to 16) and its
+/// relocation stays; nvlink's -r output holds the same bytes.
+#[test]
+fn relocatable_mercury_link_writes_the_table_base_and_keeps_relocations() {
+    use culdb::link::reloc::RelocEvent;
+    let dir = case("bindless_helper_base_sm100");
+    let mut args = args_of(&dir);
+    args.insert(0, "-r".into());
+    let mut linker = culdb::link::linker_for(&args, &dir).expect("options");
+    let events = linker.run();
+    let st = linker.state();
+    let table = st.bindless.as_ref().expect("the base is found");
+    assert_eq!(table.base, 0x3d0);
+    assert!(table.slots.is_empty() && table.kernels.is_empty());
+    let applied =
+        |e: &Event| matches!(e, Event::Reloc(RelocEvent::Applied { symbol, s: 0x3d0, .. }) if symbol == "tex_b");
+    let kept = |e: &Event| matches!(e, Event::Reloc(RelocEvent::Kept { symbol, .. }) if symbol == "tex_b");
+    assert!(events.iter().any(applied), "the field is written");
+    assert!(events.iter().any(kept), "the relocation stays");
+    let ours = read::parse(linker.output().expect("output")).expect("parses");
+    let golden = std::fs::read(dir.join("expected/r/out.cubin")).expect("nvlink's -r output");
+    let theirs = read::parse(&golden).expect("parses");
+    let code = |c: &Cubin<'_>| section(c, ".text.sample_helper").expect("helper code").data.to_vec();
+    assert_eq!(code(&ours), code(&theirs));
+    let bank = |c: &Cubin<'_>| section(c, ".nv.constant0.k_big").expect("bank").size();
+    assert_eq!(bank(&ours), bank(&theirs));
 }

@@ -30,7 +30,11 @@
 //! - a kernel that gets the table gets every slot, so the limits (256
 //!   textures, 32 samplers, 32 surfaces) apply to the whole table:
 //!   `More than 256 textures used in entry function 'k'` (fatal);
-//! - a relocatable link (`-r`) does none of this.
+//! - a relocatable link (`-r`) does none of this before sm_100; on sm_100+
+//!   it finds the table's base (the largest bank aligned to 16, as a final
+//!   link does there) and writes it into every reference's field, keeping
+//!   the relocation (texref_helper_sm100: a helper's `c[0x0][0x380]`
+//!   becomes 0x390).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -53,6 +57,10 @@ use crate::cubin::consts::{
 const STT_OFFSET_SYMBOL: u8 = crate::cubin::consts::STT_CUDA_OBJECT;
 /// Prefix of the symbol holding a resource's slot offset.
 pub const OFFSET_PREFIX: &str = "$NVLINKBINDLESSOFF_";
+/// On sm_100+ the table starts at a multiple of 16 (experiments: the largest
+/// bank at 0x3c4 or 0x3c8 puts it at 0x3d0, at 0x3c0 at 0x3c0; sm_90 keeps
+/// 0x254).
+const MERCURY_TABLE_ALIGN: u64 = 16;
 /// Bytes per slot (texture, sampler and unified surface descriptors alike).
 const SLOT_SIZE: u64 = 4;
 const CONST0_PREFIX: &str = ".nv.constant0.";
@@ -390,7 +398,7 @@ impl Bindless {
     }
 
     fn start(&mut self, st: &mut LinkState, setup: &LinkSetup) -> Vec<Event> {
-        if setup.relocatable {
+        if setup.relocatable && !self.rela {
             return self.skip("a relocatable link leaves bindless references to the final link");
         }
         let resources: Vec<(SymIdx, Kind)> = st
@@ -422,6 +430,9 @@ impl Bindless {
             align = align.max(s.align.max(1));
             self.banks.push((k, kernel));
         }
+        if self.rela {
+            align = align.max(MERCURY_TABLE_ALIGN);
+        }
         self.base = largest.0.div_ceil(align).saturating_mul(align);
         let mut ev = vec![
             BindlessEvent::TableBase {
@@ -432,6 +443,17 @@ impl Bindless {
             }
             .event(),
         ];
+        if setup.relocatable {
+            // sm_100+ `-r`: no slots yet, but every reference's field gets
+            // the table's base and keeps its relocation (reloc::decide).
+            self.banks.clear();
+            self.save(st);
+            ev.extend(self.skip(
+                "a relocatable link lays out no slots: each reference's field gets the table's base \
+                 and keeps its relocation for the final link",
+            ));
+            return ev;
+        }
         // One list per kind, each built by prepending, chained in kind order.
         let mut chain = Vec::with_capacity(resources.len());
         for kind in Kind::ALL {
@@ -653,21 +675,17 @@ impl Bindless {
 
     /// On Mercury, ptxas leaves the bank attributes out and nvlink appends
     /// EIATTR_BINDLESS_TEXTURE_BANK and EIATTR_BINDLESS_SURFACE_BANK (bank 0)
-    /// to every kernel that got the table, for the kinds the table holds
-    /// (corpus texref_helper_sm100: k_tex2 samples one texture and gets both).
+    /// to every kernel that got the table, whatever kinds the table holds
+    /// (corpus texref_helper_sm100: k_tex2 samples one texture and gets both;
+    /// experiments: a table of one texture, or of one surface, gets both).
     fn bank_attributes(&self, st: &mut LinkState, kernel: SymIdx, input: usize) -> Vec<Event> {
         let mut ev = Vec::new();
-        let has = |kinds: &[Kind]| self.slots.iter().any(|s| kinds.contains(&s.kind));
-        let wanted = [
-            (ATTR_TEXTURE_BANK, has(&[Kind::Texture, Kind::Sampler])),
-            (ATTR_SURFACE_BANK, has(&[Kind::Surface])),
-        ];
-        for (attr, needed) in wanted {
+        for attr in [ATTR_TEXTURE_BANK, ATTR_SURFACE_BANK] {
             let present = st
                 .nvinfo
                 .iter()
                 .any(|n| n.live && n.function == Some(kernel) && n.entry.attr == attr);
-            if !needed || present {
+            if present {
                 continue;
             }
             st.nvinfo.push(OutNvInfo {

@@ -728,8 +728,22 @@ impl InputMerge {
                 if let Ok(c) = compat::decode(&s.data) {
                     let n = c.entries.len();
                     for e in c.entries {
-                        if !st.compat.iter().any(|x| x.attr == e.attr) {
-                            st.compat.push(e);
+                        match st.compat.iter_mut().find(|x| x.attr == e.attr) {
+                            None => st.compat.push(e),
+                            // The highest ISA class wins, whichever input
+                            // brings it (an sm_90/sm_100 kernel of class 1
+                            // linked with a texture helper of class 2, in
+                            // either order: 2; tests/corpus/README.md, 64).
+                            Some(x) if x.attr == compat::code::ISA_CLASS => {
+                                if let (
+                                    nvinfo::Value::Byte { value: old, .. },
+                                    nvinfo::Value::Byte { value: new, .. },
+                                ) = (&mut x.value, &e.value)
+                                {
+                                    *old = (*old).max(*new);
+                                }
+                            }
+                            Some(_) => {}
                         }
                     }
                     ev.push(Event::CompatMerged {

@@ -172,6 +172,9 @@ impl fmt::Display for RelocEvent {
 pub enum Decision {
     /// Patch the bytes with these values, drop the record.
     Apply(Inputs),
+    /// Patch the bytes with these values and keep the record for the
+    /// final link (sm_100+ `-r` bindless references).
+    ApplyAndKeep(Inputs, &'static str),
     /// Keep the record, maybe rewritten.
     Keep {
         rtype: u32,
@@ -301,12 +304,22 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
         // bindless, so the reference stays undefined and nvlink takes the
         // section type of no section (sh_type 0): the bank field of an
         // R_CUDA_CONST_FIELD21_38 gets 0x1c (corpus relocatable_bindless_sm90).
-        // On sm_100+ `-r` keeps them for the final link (texref_helper_sm100
-        // linked with -r).
-        let sh_type = if setup.relocatable { 0 } else { SHT_CUDA_CONSTANT0 };
-        if setup.relocatable && !st.mercury.is_empty() {
-            return keep("a texture, surface or sampler reference: the final link lays out bindless slots");
+        // On sm_100+ `-r` writes the table's base and keeps them for the
+        // final link (texref_helper_sm100 linked with -r).
+        if setup.relocatable
+            && let Some(table) = st.bindless.as_ref()
+        {
+            return if applicable {
+                Decision::ApplyAndKeep(
+                    inputs(table.base, apply::section_type_code(SHT_CUDA_CONSTANT0)),
+                    "a texture, surface or sampler reference: its field gets the bindless table's base, \
+                     the final link its slot",
+                )
+            } else {
+                keep("a texture, surface or sampler reference the driver binds")
+            };
         }
+        let sh_type = if setup.relocatable { 0 } else { SHT_CUDA_CONSTANT0 };
         return if applicable {
             Decision::Apply(inputs(sym.value, apply::section_type_code(sh_type)))
         } else {
@@ -440,22 +453,22 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
         }
         Decision::Drop { clear, reason } => {
             let mut fields = Vec::new();
-            if clear && let Some(d) = descriptors::cuda(r.rtype, sm) {
-                let x = Inputs {
-                    s: 0,
-                    a: 0,
-                    p: r.offset,
-                    sec_type: 0,
-                    additive: false,
-                };
-                match st
-                    .sections
-                    .get_mut(r.section)
-                    .map(|s| apply::apply(d, &mut s.data, r.offset, x))
-                {
-                    Some(Ok(f)) => fields = f,
-                    Some(Err(e)) => ev.push(out_of_range(&r, &section, &rtype, e)),
-                    None => {}
+            let zero = Inputs {
+                s: 0,
+                a: 0,
+                p: r.offset,
+                sec_type: 0,
+                additive: false,
+            };
+            // A record whose section is gone has nothing to clear.
+            let present = st.sections.get(r.section).is_some();
+            if clear
+                && present
+                && let Some(res) = patch(st, &r, sm, zero)
+            {
+                match res {
+                    Ok(f) => fields = f,
+                    Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
                 }
             }
             st.relocs[index].live = false;
@@ -470,12 +483,8 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
             }));
         }
         Decision::Apply(x) => {
-            let Some(d) = descriptors::cuda(r.rtype, sm) else {
+            let Some(res) = patch(st, &r, sm, x) else {
                 return ev;
-            };
-            let res = match st.sections.get_mut(r.section) {
-                Some(s) => apply::apply(d, &mut s.data, r.offset, x),
-                None => Err(ApplyError::NoLayout),
             };
             match res {
                 Ok(fields) => {
@@ -505,8 +514,48 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
                 Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
             }
         }
+        Decision::ApplyAndKeep(x, reason) => {
+            let Some(res) = patch(st, &r, sm, x) else {
+                return ev;
+            };
+            match res {
+                Ok(fields) => {
+                    ev.push(Event::Reloc(RelocEvent::Applied {
+                        index,
+                        section: section.clone(),
+                        offset: r.offset,
+                        rtype: rtype.clone(),
+                        symbol: symbol.clone(),
+                        s: x.s,
+                        a: x.a,
+                        fields,
+                    }));
+                    ev.push(Event::Reloc(RelocEvent::Kept {
+                        index,
+                        section,
+                        offset: r.offset,
+                        rtype,
+                        symbol,
+                        rewritten_to: None,
+                        addend: None,
+                        reason: reason.into(),
+                    }));
+                }
+                Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
+            }
+        }
     }
     ev
+}
+
+/// Writes relocation `r`'s fields into its section's bytes; None when its
+/// type has no descriptor on this architecture.
+fn patch(st: &mut LinkState, r: &OutReloc, sm: u32, x: Inputs) -> Option<Result<Vec<apply::FieldChange>, ApplyError>> {
+    let d = descriptors::cuda(r.rtype, sm)?;
+    Some(match st.sections.get_mut(r.section) {
+        Some(s) => apply::apply(d, &mut s.data, r.offset, x),
+        None => Err(ApplyError::NoLayout),
+    })
 }
 
 fn out_of_range(r: &OutReloc, section: &str, rtype: &str, e: ApplyError) -> Event {
