@@ -326,6 +326,7 @@ impl Layout {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
             Stage::Values => {
                 self.restore_values(st);
+                st.input_values = self.raw_value.clone();
                 Stage::Commons(0)
             }
             // `-r` places commons too (common_data_*_sm90 linked with -r),

@@ -297,6 +297,9 @@ pub struct LinkState {
     /// (`.nv_debug.shared` once its variables moved to the kernels): nvlink's
     /// string tables still hold them, so emit keeps them there too.
     pub dropped_section_names: Vec<String>,
+    /// st_value of the symbols layout moves (shared variables, commons,
+    /// undefined names) as their first input states it (`link::layout`).
+    pub input_values: std::collections::BTreeMap<SymIdx, u64>,
     /// The bindless table layout built (`link::bindless`): where it starts,
     /// its slots, the kernels that got it. None before that sub-phase, or
     /// when it had nothing to do.

@@ -126,9 +126,9 @@ pub static CUDA: &[Desc] = &[
     desc(16, "R_CUDA_ABS24_23", Source::Probed, &[v(23, 24, 0)]),
     desc(17, "R_CUDA_ABS16_26", Source::Probed, &[v(26, 16, 0)]),
     desc(18, "R_CUDA_ABS16_23", Source::Probed, &[v(23, 16, 0)]),
-    desc(19, "R_CUDA_TEX_SLOT", Source::Unknown, &[]),
-    desc(20, "R_CUDA_SAMP_SLOT", Source::Unknown, &[]),
-    desc(21, "R_CUDA_SURF_SLOT", Source::Unknown, &[]),
+    desc(19, "R_CUDA_TEX_SLOT", Source::Probed, &[v(32, 8, 0)]),
+    desc(20, "R_CUDA_SAMP_SLOT", Source::Probed, &[v(40, 5, 0)]),
+    desc(21, "R_CUDA_SURF_SLOT", Source::Probed, &[v(26, 6, 0)]),
     desc(22, "R_CUDA_TEX_BINDLESSOFF13_32", Source::Probed, &[v(32, 13, 2)]),
     desc(23, "R_CUDA_TEX_BINDLESSOFF13_47", Source::Probed, &[v(47, 13, 2)]),
     desc(
@@ -143,7 +143,7 @@ pub static CUDA: &[Desc] = &[
         Source::Probed,
         &[v(23, 14, 2), sec_lo(37, 5)],
     ),
-    desc(26, "R_CUDA_TEX_SLOT9_49", Source::Unknown, &[]),
+    desc(26, "R_CUDA_TEX_SLOT9_49", Source::Probed, &[v(49, 9, 0)]),
     desc(27, "R_CUDA_6_31", Source::Probed, &[v(31, 6, 0)]),
     desc(28, "R_CUDA_2_47", Source::Probed, &[v(47, 2, 0)]),
     desc(29, "R_CUDA_TEX_BINDLESSOFF13_41", Source::Probed, &[v(41, 13, 2)]),
@@ -329,6 +329,16 @@ pub fn kept_for_driver(rtype: u32) -> bool {
 }
 
 pub const R_CUDA_64: u32 = 2;
+
+/// The slot types (a texture, sampler or surface slot number in an
+/// instruction field): nvlink patches them with S = the symbol's st_value as
+/// its input states it, not where layout moved it (scripts/gen-reloc-goldens
+/// against `$__fixed__12`, st_value 4, placed at 0: the fields get A + 4;
+/// experiments: st_value 8 or 0x20 gives 8 or 0x20, `dyn_smem`'s 0x10 gives
+/// 0x10).
+pub fn is_slot(rtype: u32) -> bool {
+    matches!(rtype, 19..=21 | 26)
+}
 pub const R_CUDA_UNUSED_CLEAR32: u32 = 72;
 pub const R_CUDA_UNUSED_CLEAR64: u32 = 73;
 pub const R_CUDA_YIELD_OPCODE9_0: u32 = 68;

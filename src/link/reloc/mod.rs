@@ -338,6 +338,8 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
             let sec_type = apply::section_type_code(class_sh_type(sec.class, sec.sh_type));
             let s = if sym.sym_type == STT_SECTION {
                 contribution_base(st, r.input, i).unwrap_or(0)
+            } else if descriptors::is_slot(r.rtype) {
+                st.input_values.get(&r.sym).copied().unwrap_or(sym.value)
             } else {
                 sym.value
             };
