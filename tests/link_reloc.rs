@@ -233,56 +233,155 @@ fn section_spans(b: &[u8]) -> BTreeMap<String, (usize, usize)> {
         .collect()
 }
 
-/// The slot types take S from the symbol's st_value as its input states
-/// it: each golden of tests/data/reloc/sm90_slot_symbols.txt (nvlink's
-/// bytes) is rebuilt — kern.cubin's relocation at .text.k_dyn+0xa0 given
-/// that type, symbol and addend, the symbol's st_value rewritten, the
-/// bytes zeroed — and linked by culdb.
-#[test]
-fn slot_types_take_the_inputs_symbol_value() {
-    let case = common::root().join("tests/corpus/shared_dynamic_sm90");
-    let kern = std::fs::read(case.join("kern.cubin")).expect("kern.cubin");
-    let spans = section_spans(&kern);
-    let (rela, rela_size) = spans[".rela.text.k_dyn"];
-    let (text, _) = spans[".text.k_dyn"];
-    let (symtab, _) = spans[".symtab"];
-    const OFF: usize = 0xa0;
-    let record = (0..rela_size / 24)
-        .map(|i| rela + i * 24)
-        .find(|&r| u64::from_le_bytes(kern[r..r + 8].try_into().unwrap()) == OFF as u64)
-        .expect("the relocation at 0xa0");
-    let text_goldens =
-        std::fs::read_to_string(common::root().join("tests/data/reloc/sm90_slot_symbols.txt")).expect("goldens");
-    let dir = std::env::temp_dir().join(format!("culdb-slot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(case.join("lib.cubin"), dir.join("lib.cubin")).unwrap();
-    let mut checked = 0;
-    for line in text_goldens.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let num = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("number");
-        let (rtype, sym): (u64, u64) = (f[0].parse().unwrap(), f[1].parse().unwrap());
-        let addend = num(f[3]);
-        let mut b = kern.clone();
-        b[record + 8..record + 16].copy_from_slice(&((sym << 32) | rtype).to_le_bytes());
-        b[record + 16..record + 24].copy_from_slice(&addend.to_le_bytes());
-        if f[2] != "-" {
-            let at = symtab + sym as usize * 24 + 8;
-            b[at..at + 8].copy_from_slice(&num(f[2]).to_le_bytes());
+/// shared_dynamic_sm90's kern.cubin with its relocation at .text.k_dyn+0xa0
+/// (and symbols) edited by the goldens of scripts/gen-reloc-goldens.
+struct Variant {
+    kern: Vec<u8>,
+    /// File offset of the relocation record at 0xa0.
+    record: usize,
+    text: usize,
+    symtab: usize,
+    dir: std::path::PathBuf,
+}
+
+const OFF: usize = 0xa0;
+
+impl Variant {
+    fn new(tag: &str) -> Variant {
+        let case = common::root().join("tests/corpus/shared_dynamic_sm90");
+        let kern = std::fs::read(case.join("kern.cubin")).expect("kern.cubin");
+        let spans = section_spans(&kern);
+        let (rela, rela_size) = spans[".rela.text.k_dyn"];
+        let record = (0..rela_size / 24)
+            .map(|i| rela + i * 24)
+            .find(|&r| u64::from_le_bytes(kern[r..r + 8].try_into().unwrap()) == OFF as u64)
+            .expect("the relocation at 0xa0");
+        let dir = std::env::temp_dir().join(format!("culdb-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(case.join("lib.cubin"), dir.join("lib.cubin")).unwrap();
+        Variant {
+            record,
+            text: spans[".text.k_dyn"].0,
+            symtab: spans[".symtab"].0,
+            kern,
+            dir,
         }
-        b[text + OFF..text + OFF + 16].fill(0);
-        std::fs::write(dir.join("k.cubin"), &b).unwrap();
-        let args: Vec<String> = ["-arch=sm_90", "k.cubin", "lib.cubin", "-o", "o.cubin"]
+    }
+
+    /// kern.cubin with the record at 0xa0 naming `sym` with `rtype` and
+    /// `addend`, and its 16 bytes zeroed.
+    fn with_record(&self, rtype: u64, sym: u64, addend: u64) -> Vec<u8> {
+        let mut b = self.kern.clone();
+        let r = self.record;
+        b[r + 8..r + 16].copy_from_slice(&((sym << 32) | rtype).to_le_bytes());
+        b[r + 16..r + 24].copy_from_slice(&addend.to_le_bytes());
+        b[self.text + OFF..self.text + OFF + 16].fill(0);
+        b
+    }
+
+    /// Where symbol `sym`'s entry starts in the file.
+    fn symbol(&self, sym: u64) -> usize {
+        self.symtab + sym as usize * 24
+    }
+
+    /// culdb's output for this kern.cubin and lib.cubin.
+    fn link(&self, kern: &[u8], relocatable: bool) -> Vec<u8> {
+        std::fs::write(self.dir.join("k.cubin"), kern).unwrap();
+        let mut args: Vec<String> = ["-arch=sm_90", "k.cubin", "lib.cubin", "-o", "o.cubin"]
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let mut linker = culdb::link::linker_for(&args, &dir).expect("options");
+        if relocatable {
+            args.insert(0, "-r".into());
+        }
+        let mut linker = culdb::link::linker_for(&args, &self.dir).expect("options");
         linker.run();
-        let out = linker.output().expect("culdb links it").to_vec();
-        let (t, _) = section_spans(&out)[".text.k_dyn"];
-        let got: String = out[t + OFF..t + OFF + 8].iter().map(|x| format!("{x:02x}")).collect();
-        assert_eq!(got, f[4], "{line}");
-        checked += 1;
+        linker.output().expect("culdb links it").to_vec()
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(checked, 24);
+}
+
+impl Drop for Variant {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The 8 bytes at .text.k_dyn+0xa0 of an output, as hex.
+fn field_at(out: &[u8]) -> String {
+    let (t, _) = section_spans(out)[".text.k_dyn"];
+    out[t + OFF..t + OFF + 8].iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn golden_lines(name: &str) -> Vec<Vec<String>> {
+    std::fs::read_to_string(common::root().join("tests/data/reloc").join(name))
+        .expect("goldens")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+fn num(s: &str) -> u64 {
+    u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("number")
+}
+
+/// The slot types take S from the symbol's st_value as its input states
+/// it: each golden of tests/data/reloc/sm90_slot_symbols.txt (nvlink's
+/// bytes) is rebuilt (the type, symbol and addend given to the record at
+/// 0xa0, the symbol's st_value rewritten) and linked by culdb.
+#[test]
+fn slot_types_take_the_inputs_symbol_value() {
+    let v = Variant::new("slot");
+    let lines = golden_lines("sm90_slot_symbols.txt");
+    for f in &lines {
+        let (rtype, sym): (u64, u64) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let mut b = v.with_record(rtype, sym, num(&f[3]));
+        if f[2] != "-" {
+            let at = v.symbol(sym) + 8;
+            b[at..at + 8].copy_from_slice(&num(&f[2]).to_le_bytes());
+        }
+        assert_eq!(field_at(&v.link(&b, false)), f[4], "{f:?}");
+    }
+    assert_eq!(lines.len(), 24);
+}
+
+/// A LOCAL undefined symbol (tests/data/reloc/sm90_local_undefined.txt):
+/// an object gets all ones, written by its relocations, which go; a final
+/// link leaves it out when it is internal, and a NOTYPE one always.
+#[test]
+fn local_undefined_symbols_are_resolved_like_nvlink() {
+    let v = Variant::new("local");
+    // __UDT_END (17) becomes `smem`: the tail of `dyn_smem`'s (19) name.
+    let name = u32::from_le_bytes(v.kern[v.symbol(19)..v.symbol(19) + 4].try_into().unwrap()) + 4;
+    let (_, abs32) = culdb::cubin::catalog::reloc_number("R_CUDA_ABS32_32").expect("R_CUDA_ABS32_32");
+    let abs32 = u64::from(abs32);
+    let lines = golden_lines("sm90_local_undefined.txt");
+    for f in &lines {
+        let mut b = v.with_record(abs32, 17, 0);
+        let at = v.symbol(17);
+        b[at..at + 4].copy_from_slice(&name.to_le_bytes());
+        b[at + 4] = num(&f[1]) as u8;
+        b[at + 5] = f[2].parse().unwrap();
+        b[at + 8..at + 16].copy_from_slice(&num(&f[3]).to_le_bytes());
+        let out = v.link(&b, f[0] == "r");
+        assert_eq!(field_at(&out), f[4], "{f:?}");
+        let c = culdb::cubin::read::parse(&out).expect("parses");
+        let smem = c.symbols.iter().find(|s| s.name == "smem");
+        let got = smem.map_or(("-".to_string(), "-".to_string()), |s| {
+            (format!("{:#x}", s.value), s.sym_type.to_string())
+        });
+        assert_eq!(
+            (got.0.as_str(), got.1.as_str()),
+            (f[5].as_str(), f[6].as_str()),
+            "{f:?}"
+        );
+        let kept = c
+            .sections
+            .iter()
+            .filter(|s| s.is_reloc())
+            .flat_map(|s| s.relocs.iter())
+            .any(|r| c.symbols.get(r.sym as usize).is_some_and(|s| s.name == "smem"));
+        assert!(!kept, "{f:?}: the relocation goes");
+    }
+    assert_eq!(lines.len(), 8);
 }

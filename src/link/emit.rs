@@ -805,6 +805,10 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
                     {
                         sym_type = STT_CUDA_OBJECT;
                     }
+                    // A LOCAL undefined object is one too (link::layout).
+                    if super::layout::is_local_undefined_object(s) {
+                        sym_type = STT_CUDA_OBJECT;
+                    }
                     // The variables of `.nv.udt` are CUDA objects in the
                     // output, named by an entry or not, GLOBAL or LOCAL
                     // (corpus udt_*, checked by hand with a third variable).

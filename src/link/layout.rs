@@ -176,6 +176,14 @@ fn is_shared_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_SHARED && s.sym_type != STT_SECTION
 }
 
+/// STV_INTERNAL, the visibility in st_other's low bits.
+const STV_INTERNAL: u8 = 1;
+
+/// A LOCAL undefined object (its value is all ones after layout).
+pub fn is_local_undefined_object(s: &OutSymbol) -> bool {
+    s.binding == STB_LOCAL && s.place == Place::Undefined && matches!(s.sym_type, STT_OBJECT | STT_CUDA_OBJECT)
+}
+
 /// A variable of reserved shared memory (`__nv_reservedSMEM_*`).
 fn is_reserved_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_RESERVED && s.sym_type != STT_SECTION
@@ -327,6 +335,7 @@ impl Layout {
             Stage::Values => {
                 self.restore_values(st);
                 st.input_values = self.raw_value.clone();
+                Self::local_undefined(st, final_link, &mut ev);
                 Stage::Commons(0)
             }
             // `-r` places commons too (common_data_*_sm90 linked with -r),
@@ -376,6 +385,42 @@ impl Layout {
                 && s.place == Place::Undefined
             {
                 s.value = v;
+            }
+        }
+    }
+
+    /// LOCAL undefined names (libcudadevrt's `.nv.ptx.const0.size`; probed
+    /// by giving a kernel's relocation a LOCAL undefined symbol, sm_90): an
+    /// OBJECT gets st_value all ones (relocations against it write it and
+    /// go, see reloc::decide) and is a CUDA object in the output, but a
+    /// final link leaves it out when its visibility is internal (st_other
+    /// 1); a NOTYPE one (its relocations write 0) is left out.
+    fn local_undefined(st: &mut LinkState, final_link: bool, ev: &mut Vec<LayoutEvent>) {
+        let found: Vec<SymIdx> = st
+            .all_symbols()
+            .filter(|(_, s)| s.binding == STB_LOCAL && s.place == Place::Undefined && !s.removed)
+            .filter(|(_, s)| s.sym_type != STT_SECTION)
+            .map(|(i, _)| i)
+            .collect();
+        for idx in found {
+            let Some(s) = st.symbol_mut(idx) else { continue };
+            let object = is_local_undefined_object(s);
+            if object {
+                s.value = u64::MAX;
+            }
+            let reason = if !object {
+                Some("LOCAL undefined name without a type")
+            } else if final_link && s.other & 3 == STV_INTERNAL {
+                Some("LOCAL undefined object of internal visibility")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                s.removed = true;
+                ev.push(LayoutEvent::Dropped {
+                    name: s.name.clone(),
+                    reason: reason.into(),
+                });
             }
         }
     }

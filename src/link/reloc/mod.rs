@@ -326,6 +326,21 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
             keep("a texture, surface or sampler reference the driver binds")
         };
     }
+    if sym.binding == crate::cubin::consts::STB_LOCAL
+        && sym.place == Place::Undefined
+        && sym.sym_type != STT_SECTION
+        && applicable
+    {
+        // Nothing can define a LOCAL name: nvlink writes all ones for an
+        // object (layout gave it that value), 0 otherwise, and drops the
+        // record (dynpar_cudadevrt_sm90 with -r; probed on sm_90).
+        let s = if super::layout::is_local_undefined_object(sym) {
+            sym.value
+        } else {
+            0
+        };
+        return Decision::Apply(inputs(s, 0));
+    }
     match sym.place {
         Place::Undefined => keep("undefined: the driver resolves it"),
         Place::Common { .. } => keep("global memory: the driver places it"),
