@@ -138,7 +138,8 @@ struct KernelShared {
 pub struct Layout {
     stage: Stage,
     /// st_value of symbols as their (first) input states it: the alignment
-    /// of commons and shared variables, the value of undefined names.
+    /// of commons and shared variables, the value of undefined names. Moved
+    /// into `LinkState::input_values` by the first step, read there after.
     raw_value: BTreeMap<SymIdx, u64>,
     commons: Vec<SymIdx>,
     kernels: Vec<KernelShared>,
@@ -333,8 +334,8 @@ impl Layout {
         let final_link = !setup.relocatable;
         self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
             Stage::Values => {
-                self.restore_values(st);
-                st.input_values = self.raw_value.clone();
+                st.input_values = std::mem::take(&mut self.raw_value);
+                Self::restore_values(st);
                 Self::local_undefined(st, final_link, &mut ev);
                 Stage::Commons(0)
             }
@@ -379,8 +380,9 @@ impl Layout {
 
     /// nvlink keeps the st_value of an undefined name (`.nv.reservedSmem.cap`
     /// stays 0x400 in every corpus output that has it).
-    fn restore_values(&self, st: &mut LinkState) {
-        for (&idx, &v) in &self.raw_value {
+    fn restore_values(st: &mut LinkState) {
+        let values: Vec<(SymIdx, u64)> = st.input_values.iter().map(|(&i, &v)| (i, v)).collect();
+        for (idx, v) in values {
             if let Some(s) = st.symbol_mut(idx)
                 && s.place == Place::Undefined
             {
@@ -426,7 +428,7 @@ impl Layout {
     }
 
     fn alignment(&self, st: &LinkState, idx: SymIdx) -> u64 {
-        let raw = self.raw_value.get(&idx).copied();
+        let raw = st.input_values.get(&idx).copied();
         match st.symbol(idx).map(|s| s.place) {
             Some(Place::Common { align }) => raw.unwrap_or(align),
             _ => raw.unwrap_or(1),
@@ -616,7 +618,7 @@ impl Layout {
         }
         for (&x, need) in self.externs.iter_mut() {
             if reach.contains(&x) {
-                let a = self.raw_value.get(&x).copied().unwrap_or(1).max(1);
+                let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
                 *need = (*need).max(align_up(cur, a));
                 align = align.max(a);
             }
@@ -652,7 +654,7 @@ impl Layout {
             ev,
         );
         for (&x, &offset) in &self.externs {
-            let a = self.raw_value.get(&x).copied().unwrap_or(1).max(1);
+            let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
             st.sections[k].align = st.sections[k].align.max(a);
             if let Some(s) = st.symbol_mut(x) {
                 s.place = Place::Section(k);
