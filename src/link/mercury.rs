@@ -37,7 +37,7 @@
 //! - a resolved relocation of code writes its Mercury value (a constant's
 //!   offset in its Mercury bank, a bindless slot's offset in the header
 //!   table) into the operand field the capsule keeps for the instruction
-//!   (`cubin::capsule`; located by `capsule_operands`).
+//!   (`cubin::capsule`; located by `capsule_twins`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -123,8 +123,11 @@ pub struct MercReloc {
     pub live: bool,
     /// For a relocation of a `.nv.capmerc.text.<fn>`: where in the output
     /// section the capsule keeps the patched instruction's operand (see
-    /// `capsule_operands`), if it keeps one.
+    /// `capsule_twins`), if it keeps one.
     pub operand: Option<u64>,
+    /// Its classic twin: the input's `.text.<fn>` (section index) and the
+    /// offset there of the instruction both relocations patch.
+    pub classic: Option<(usize, u64)>,
 }
 
 /// A Mercury table nvlink writes as a copy of a classic one.
@@ -534,9 +537,9 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
         st.mercury.sections[out].rela = Some((s.name.clone(), s.flags));
     }
     let debug = v.cubin.sections[target].name.contains("debug");
-    let operands = capsule_operands(v, target, &s.relocs, ev);
+    let twins = capsule_twins(v, target, &s.relocs, ev);
     let (mut kept, mut dropped) = (0, 0);
-    for (r, operand) in s.relocs.iter().zip(operands) {
+    for (r, (operand, classic)) in s.relocs.iter().zip(twins) {
         if debug && v.is_discarded(st, r.sym) {
             dropped += 1;
             continue;
@@ -554,6 +557,7 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
             input: v.input,
             live: true,
             operand: operand.map(|o| base.wrapping_add(o as u64)),
+            classic,
         });
         kept += 1;
     }
@@ -566,29 +570,32 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
     }));
 }
 
-/// Where the capsule of input section `target` keeps the operand each of
-/// `relocs` patches (offsets in the input section), for a
-/// `.nv.capmerc.text.<fn>`.
+/// The classic twin of each of `relocs` (the relocations of input section
+/// `target`, a `.nv.capmerc.text.<fn>`: the `.text.<fn>` section and the
+/// offset there), and where the capsule keeps the operand it patches.
 ///
 /// A Mercury relocation's offset counts the driver's expanded instructions,
 /// which the capsule does not record; its classic twin's offset counts the
 /// classic instructions, which are the capsule's items. So each Mercury
 /// relocation is paired with the classic relocation of `.text.<fn>` against
-/// the same symbol name and addend, the k-th with the k-th in offset order
-/// (corpus: every sm_100/sm_120 case; a key whose counts differ on the two
-/// sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs nothing), and
-/// the classic offset names the item.
-fn capsule_operands(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Option<usize>> {
-    let mut out = vec![None; relocs.len()];
+/// the same symbol name, the k-th with the k-th in offset order (corpus:
+/// every sm_100/sm_120 case; the addends may differ, a function's own
+/// address has different ones on the two sides; a name whose counts differ
+/// on the two sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs
+/// nothing), and the classic offset names the item.
+type Twin = (Option<usize>, Option<(usize, u64)>);
+
+fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Twin> {
+    let mut out = vec![(None, None); relocs.len()];
     let sec = &v.cubin.sections[target];
     let Some(fname) = sec.name.strip_prefix(CAPMERC_TEXT) else {
         return out;
     };
     let capsule = match Capsule::parse(&sec.data) {
-        Ok(c) => c,
+        Ok(c) => Some(c),
         Err(e) => {
             ev.push(skipped(v, target, &format!("its operands cannot be patched: {e}")));
-            return out;
+            None
         }
     };
     let classic_text = format!(".text.{fname}");
@@ -603,14 +610,12 @@ fn capsule_operands(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut
         .flat_map(|x| x.relocs.iter())
         .collect();
     let name = |syms: &[Symbol], i: u32| syms.get(i as usize).map(|y| y.name.clone()).unwrap_or_default();
-    let mut sides: HashMap<(String, i64), (Vec<u64>, Vec<usize>)> = HashMap::new();
+    let mut sides: HashMap<String, (Vec<u64>, Vec<usize>)> = HashMap::new();
     for r in classic {
-        let key = (name(&v.cubin.symbols, r.sym), r.addend);
-        sides.entry(key).or_default().0.push(r.offset);
+        sides.entry(name(&v.cubin.symbols, r.sym)).or_default().0.push(r.offset);
     }
     for (k, r) in relocs.iter().enumerate() {
-        let key = (name(&v.cubin.merc_symbols, r.sym), r.addend);
-        sides.entry(key).or_default().1.push(k);
+        sides.entry(name(&v.cubin.merc_symbols, r.sym)).or_default().1.push(k);
     }
     for (mut offsets, mut merc) in sides.into_values() {
         if offsets.len() != merc.len() {
@@ -620,7 +625,13 @@ fn capsule_operands(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut
         merc.sort_by_key(|&k| relocs[k].offset);
         for (classic_offset, k) in offsets.into_iter().zip(merc) {
             let item = u32::try_from(classic_offset / 16).unwrap_or(u32::MAX);
-            out[k] = capsule.record(item).and_then(|r| r.operand_field());
+            out[k] = (
+                capsule
+                    .as_ref()
+                    .and_then(|c| c.record(item))
+                    .and_then(|r| r.operand_field()),
+                Some((text, classic_offset)),
+            );
         }
     }
     out

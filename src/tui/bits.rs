@@ -62,12 +62,26 @@ pub fn patch_lines(ctx: &Ctx, i: usize, width: usize) -> Vec<Line<'static>> {
             _ => None,
         });
     let (fields, applied): (Vec<FieldChange>, bool) = match &fate {
-        Some((k, RelocEvent::Applied { s, a, fields, .. })) => {
+        Some((
+            k,
+            RelocEvent::Applied {
+                s, a, fields, mercury, ..
+            },
+        )) => {
             let sum = s.wrapping_add(*a as u64);
             out.push(Line::from(vec![
                 Span::styled(format!("applied at #{k}: "), AFTER),
                 Span::raw(format!("S = {s:#x}, A = {a:#x}, S + A = {sum:#x}")),
             ]));
+            if let Some(m) = mercury {
+                out.push(Line::from(vec![
+                    Span::styled("  sm_100+ code: ", LABEL),
+                    Span::raw(format!(
+                        "the Mercury twin {:#x} makes {:#x} of it (the classic type places the field)",
+                        m.rtype, m.value
+                    )),
+                ]));
+            }
             (fields.clone(), true)
         }
         Some((k, RelocEvent::Dropped { fields, reason, .. })) => {

@@ -1,8 +1,11 @@
 //! Relocation type descriptors (seed 002): for each R_CUDA type, up to
-//! three actions, each writing one bit field of the patched words.
+//! three actions, each writing one bit field of the patched words; for each
+//! Mercury type (0x10000 + n, seed 002's 65-entry "attribute" table), what
+//! it makes of S + A. Which table drives which architecture: [`Table`].
 //!
 //! Seed 002's type numbering is wrong; the numbers here are cuobjdump's
-//! (src/cubin/catalog). The layouts were measured with nvlink 13.5 on sm_90
+//! (src/cubin/catalog). The layouts were measured with nvlink 13.5 on
+//! sm_75, sm_80 and sm_90, identical on all three
 //! (scripts/gen-reloc-goldens: a relocation of each type against a shared
 //! variable, known addends and surrounding bits, which bits changed; the
 //! goldens are tests/data/reloc/). Types nvlink never applies against such
@@ -292,12 +295,90 @@ pub fn arch_class(sm: u32) -> u32 {
     }
 }
 
-/// The descriptor of an R_CUDA type for an SM. Every SM culdb links
-/// (sm_75 and later, Mercury ones included: their SHT_RELA sections use
-/// R_CUDA numbers) shares one table; only sm_90 was measured.
+/// Which descriptor table drives the code relocations of an architecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Table {
+    /// sm_75 to sm_90 (classes 3 and 5): the R_CUDA table, one for both
+    /// classes (scripts/gen-reloc-goldens gives the same bits for every type
+    /// on sm_75, sm_80 and sm_90).
+    Classic,
+    /// sm_100 and later: nvlink finalizes each function's Mercury code
+    /// (`.nv.capmerc.text.<fn>`) again and writes the classic `.text.<fn>`
+    /// from it, so a relocated field holds what the *Mercury* relocation
+    /// of the instruction gives ([`mercury`]); the classic R_CUDA type only
+    /// says where the field lies. Measured on sm_100 and sm_120: changing
+    /// the classic record's type or addend changes nothing, changing the
+    /// Mercury one's does.
+    Mercury,
+}
+
+pub fn table(sm: u32) -> Table {
+    if sm >= 100 { Table::Mercury } else { Table::Classic }
+}
+
+/// The descriptor of an R_CUDA type. One table serves every SM culdb
+/// links: sm_75 to sm_90 apply it, sm_100+ use it to find the field the
+/// Mercury value goes to ([`Table`]).
 pub fn cuda(rtype: u32, _sm: u32) -> Option<&'static Desc> {
     let d = CUDA.get((rtype as usize).checked_sub(1)?)?;
     (d.rtype == rtype).then_some(d)
+}
+
+/// What a Mercury relocation type (0x10000 + n, n < 65: nvlink 13.5
+/// fails with "Internal error: internal error" past that) makes of S + A
+/// when nvlink finalizes an instruction, measured with
+/// scripts/gen-reloc-goldens on a MOV's 32-bit immediate, against a shared
+/// variable, with three addends (tests/data/reloc/sm100_mercury.txt,
+/// sm120_mercury.txt; the two agree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum MercKind {
+    /// `((S + A) >> shift) & (2^width - 1)`.
+    Value { shift: u8, width: u8 },
+    /// The field is left 0 (0x10000, 0x10040).
+    Nothing,
+    /// nvlink keeps it for the driver: against a shared variable it fails
+    /// with "reference to deleted symbol", as the classic driver types do.
+    Driver,
+    /// The finalizer refuses it on a 32-bit immediate ("Finalization
+    /// failed: 'unsupported instruction'"): 0x1000e (UNUSED_CLEAR64's
+    /// counterpart) always; the 64-bit types 0x10002 and 0x10032 when S + A
+    /// is below 2^32 or is 2^63, while 0x1_0000_0040, 2^64 - 0x40 and
+    /// 0x1234567890abcd00 gave their low halves (and a changed capsule).
+    /// culdb gives them no value.
+    Refused,
+    /// nvlink crashes on it (0x1000f).
+    Unknown,
+}
+
+/// The Mercury kind of a type (0x10000-based), None past the table.
+pub fn mercury(rtype: u32) -> Option<MercKind> {
+    let n = rtype.checked_sub(crate::cubin::catalog::MERCURY_RELOC_BASE)?;
+    let byte = |k: u32| MercKind::Value {
+        shift: (8 * k) as u8,
+        width: 8,
+    };
+    Some(match n {
+        0 | 0x40 => MercKind::Nothing,
+        3 | 0x33 => MercKind::Value { shift: 0, width: 32 },
+        4 => MercKind::Value { shift: 0, width: 16 },
+        0x10..=0x17 => byte(n - 0x10),
+        0x34..=0x3b => byte(n - 0x34),
+        2 | 0xe | 0x32 => MercKind::Refused,
+        0xf => MercKind::Unknown,
+        1 | 5..=0xd | 0x18..=0x31 | 0x3c..=0x3f => MercKind::Driver,
+        _ => return None,
+    })
+}
+
+/// The value a Mercury relocation gives an instruction field, when nvlink
+/// computes one.
+pub fn mercury_value(rtype: u32, s: u64, a: i64) -> Option<u64> {
+    let v = s.wrapping_add(a as u64);
+    match mercury(rtype)? {
+        MercKind::Value { shift, width } => Some((v >> shift) & ((1u64 << width) - 1)),
+        MercKind::Nothing => Some(0),
+        _ => None,
+    }
 }
 
 /// nvlink rewrites the unified-table types to their plain equivalents when
@@ -398,6 +479,21 @@ mod tests {
         }
         assert!(kept_for_driver(4));
         assert!(!kept_for_driver(2));
+    }
+
+    #[test]
+    fn mercury_values() {
+        let v = 0x1234_5678_90ab_cd00u64;
+        assert_eq!(mercury_value(0x1_0003, v, 0), Some(0x90ab_cd00));
+        assert_eq!(mercury_value(0x1_0004, v, 0), Some(0xcd00));
+        assert_eq!(mercury_value(0x1_0011, v, 0), Some(0xcd));
+        assert_eq!(mercury_value(0x1_003b, v, 0), Some(0x12));
+        assert_eq!(mercury_value(0x1_0040, v, 0), Some(0));
+        assert_eq!(mercury_value(0x1_0005, v, 0), None);
+        assert_eq!(mercury(0x1_0041), None);
+        assert_eq!(mercury(5), None);
+        assert_eq!(table(90), Table::Classic);
+        assert_eq!(table(100), Table::Mercury);
     }
 
     #[test]

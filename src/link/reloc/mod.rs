@@ -38,6 +38,7 @@ pub mod apply;
 pub mod bits;
 pub mod descriptors;
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -52,6 +53,17 @@ use super::event::Event;
 use super::pipeline::LinkSetup;
 use super::state::{LinkState, OutReloc, Place, SectionClass};
 use apply::{ApplyError, FieldChange, Inputs};
+
+/// The Mercury relocation of the same instruction as a classic one of
+/// sm_100+ code, whose type and addend make the value nvlink writes
+/// ([`descriptors::Table::Mercury`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MercTwin {
+    pub rtype: u32,
+    pub addend: i64,
+    /// What it makes of S + its addend.
+    pub value: u64,
+}
 
 /// A relocation decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -68,6 +80,9 @@ pub enum RelocEvent {
         a: i64,
         /// Each field written, with its bits before and after.
         fields: Vec<FieldChange>,
+        /// On sm_100+ code, the Mercury twin that gave the value written.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mercury: Option<MercTwin>,
     },
     /// The relocation stays in the output for the driver.
     Kept {
@@ -106,6 +121,7 @@ impl fmt::Display for RelocEvent {
                 s,
                 a,
                 fields,
+                mercury,
                 ..
             } => {
                 write!(
@@ -113,6 +129,13 @@ impl fmt::Display for RelocEvent {
                     "applied {rtype} at {section}+{offset:#x} against {}: S={s:#x} A={a:#x}",
                     shown(symbol)
                 )?;
+                if let Some(m) = mercury {
+                    write!(
+                        f,
+                        "; its Mercury twin {:#x} (A={:#x}) gives {:#x}",
+                        m.rtype, m.addend, m.value
+                    )?;
+                }
                 for c in fields {
                     write!(
                         f,
@@ -391,11 +414,38 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
 #[derive(Debug, Clone, Default)]
 pub struct Relocate {
     next: usize,
+    twins: Twins,
+}
+
+/// The Mercury twins of classic code relocations (sm_100+): (type, addend)
+/// by (input, output section, offset in it).
+type Twins = HashMap<(usize, usize, u64), (u32, i64)>;
+
+fn mercury_twins(st: &LinkState) -> Twins {
+    let mut out = Twins::new();
+    for m in st.mercury.relocs.iter().filter(|m| m.live) {
+        let Some((text, off)) = m.classic else {
+            continue;
+        };
+        let Some(maps) = st.maps.get(m.input) else {
+            continue;
+        };
+        let (Some(&sec), Some(&base)) = (maps.map_section_index.get(text), maps.map_section_offset.get(text)) else {
+            continue;
+        };
+        if sec != 0 {
+            out.insert((m.input, sec as usize, base.wrapping_add(off)), (m.rtype, m.addend));
+        }
+    }
+    out
 }
 
 impl Relocate {
-    pub fn new(_st: &LinkState, _setup: &LinkSetup) -> Self {
-        Relocate::default()
+    pub fn new(st: &LinkState, _setup: &LinkSetup) -> Self {
+        Relocate {
+            next: 0,
+            twins: mercury_twins(st),
+        }
     }
 
     pub fn done(&self) -> bool {
@@ -415,7 +465,9 @@ impl Relocate {
         }
         let index = self.next;
         self.next += 1;
-        process(st, setup, index)
+        let r = &st.relocs[index];
+        let twin = self.twins.get(&(r.input, r.section, r.offset)).copied();
+        process(st, setup, index, twin)
     }
 }
 
@@ -438,8 +490,35 @@ fn type_name(rtype: u32) -> String {
         .unwrap_or_else(|| format!("type {rtype:#x}"))
 }
 
-/// Decides and carries out relocation `index`.
-pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event> {
+/// On sm_100+ code, what nvlink writes is what the instruction's Mercury
+/// relocation (`twin`: type and addend) makes of S: the values to apply
+/// the classic descriptor with instead of `x`, and the twin for the event.
+/// None when the twin's type gives no value (it is kept, or refused).
+fn through_mercury(
+    st: &LinkState,
+    r: &OutReloc,
+    sm: u32,
+    twin: Option<(u32, i64)>,
+    x: Inputs,
+) -> Option<(Inputs, MercTwin)> {
+    let (rtype, addend) = twin?;
+    if descriptors::table(sm) != descriptors::Table::Mercury || st.sections.get(r.section)?.class != SectionClass::Text
+    {
+        return None;
+    }
+    let value = descriptors::mercury_value(rtype, x.s, addend)?;
+    let x = Inputs {
+        s: value,
+        a: 0,
+        additive: false,
+        ..x
+    };
+    Some((x, MercTwin { rtype, addend, value }))
+}
+
+/// Decides and carries out relocation `index`; `twin` is its Mercury twin
+/// on sm_100+ code.
+pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option<(u32, i64)>) -> Vec<Event> {
     let Some(r) = st.relocs.get(index).copied() else {
         return Vec::new();
     };
@@ -448,6 +527,11 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
     let symbol = st.symbol_name(r.sym);
     let rtype = type_name(r.rtype);
     let mut ev = Vec::new();
+    // The values written, and the Mercury twin that chose them.
+    let mercury = |x: Inputs| match through_mercury(st, &r, sm, twin, x) {
+        Some((y, m)) => (y, Some(m)),
+        None => (x, None),
+    };
     match decide(st, setup, &r) {
         Decision::Keep {
             rtype: t,
@@ -500,7 +584,8 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
             }));
         }
         Decision::Apply(x) => {
-            let Some(res) = patch(st, &r, sm, x) else {
+            let (written, mercury) = mercury(x);
+            let Some(res) = patch(st, &r, sm, written) else {
                 return ev;
             };
             match res {
@@ -524,15 +609,17 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
                         rtype,
                         symbol,
                         s: x.s,
-                        a: x.a,
+                        a: mercury.map_or(x.a, |m| m.addend),
                         fields,
+                        mercury,
                     }));
                 }
                 Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
             }
         }
         Decision::ApplyAndKeep(x, reason) => {
-            let Some(res) = patch(st, &r, sm, x) else {
+            let (written, mercury) = mercury(x);
+            let Some(res) = patch(st, &r, sm, written) else {
                 return ev;
             };
             match res {
@@ -544,8 +631,9 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize) -> Vec<Event
                         rtype: rtype.clone(),
                         symbol: symbol.clone(),
                         s: x.s,
-                        a: x.a,
+                        a: mercury.map_or(x.a, |m| m.addend),
                         fields,
+                        mercury,
                     }));
                     ev.push(Event::Reloc(RelocEvent::Kept {
                         index,
