@@ -498,3 +498,42 @@ fn mercury_code_takes_the_mercury_relocation() {
         assert_eq!((applied, refused, unmodelled), (63, 133, 2), "sm_{arch}");
     }
 }
+
+/// A constant-bank operand on sm_100 (tests/data/reloc/sm100_constant_operand.txt):
+/// the Mercury twin's type and addend decide both the classic field and the
+/// operand the capsule keeps.
+#[test]
+fn mercury_constant_operands_match_nvlink() {
+    let case = common::root().join("tests/corpus/arch_sm100_smoke");
+    let main = std::fs::read(case.join("main.cubin")).expect("main.cubin");
+    let (at, size) = section_spans(&main)[".nv.merc.rela.text.k_arch"];
+    let record = (0..size / 24)
+        .map(|i| at + i * 24)
+        .find(|&r| u64::from_le_bytes(main[r..r + 8].try_into().unwrap()) == 0x2ac)
+        .expect("the Mercury twin at 0x2ac");
+    let dir = std::env::temp_dir().join(format!("culdb-merc-const-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(case.join("lib.cubin"), dir.join("lib.cubin")).unwrap();
+    let lines = golden_lines("sm100_constant_operand.txt");
+    for f in &lines {
+        let mut b = main.clone();
+        let sym = u64::from_le_bytes(b[record + 8..record + 16].try_into().unwrap()) >> 32;
+        b[record + 8..record + 16].copy_from_slice(&((sym << 32) | num(&f[0])).to_le_bytes());
+        b[record + 16..record + 24].copy_from_slice(&num(&f[1]).to_le_bytes());
+        std::fs::write(dir.join("m.cubin"), &b).unwrap();
+        let args: Vec<String> = ["-arch=sm_100", "m.cubin", "lib.cubin", "-o", "o.cubin"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut linker = culdb::link::linker_for(&args, &dir).expect("options");
+        linker.run();
+        let out = linker.output().expect("culdb links it").to_vec();
+        let spans = section_spans(&out);
+        let (t, _) = spans[".text.k_arch"];
+        let (c, n) = spans[".nv.capmerc.text.k_arch"];
+        assert_eq!(hex_of(&out[t + 0x220..t + 0x230]), f[2], "{:?}", &f[..2]);
+        assert_eq!(hex_of(&out[c..c + n]), f[3], "{:?}: the capsule", &f[..2]);
+    }
+    assert_eq!(lines.len(), 18);
+    let _ = std::fs::remove_dir_all(&dir);
+}

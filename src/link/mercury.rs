@@ -1381,7 +1381,9 @@ fn mercury_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], merc: u32)
     } else {
         merc_syms.get(merc as usize).filter(|_| merc != 0)?.value
     };
-    Some(s.wrapping_add(r.addend as u64))
+    // The relocation's type decides what it makes of S + A (`lib_const+4`
+    // through 0x10011, byte 1, leaves 0 in the operand).
+    super::reloc::descriptors::mercury_value(r.rtype, s, r.addend)
 }
 
 /// The Mercury form of output symbol `s` (state symbol `si`): the defining
