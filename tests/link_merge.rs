@@ -43,6 +43,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
     ("shared_static_sm90", &["s_flag"]),
     ("shared_dynamic_sm90", &["dyn_smem"]),
+    ("shared_dynamic_kernels_sm90", &["dyn_smem"]),
 ];
 
 /// Whether PTX inputs can be compiled here (a CULDB_PTXAS naming no file counts as none).

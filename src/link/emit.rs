@@ -65,6 +65,15 @@ const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft"];
 /// When nvlink creates output section `k`: (input, [`Created`]) of its
 /// first contribution; after every input for a section the link made.
 fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
+    // A kernel's section layout made (`.nv.shared.<k>` for extern shared
+    // arrays) counts as made with the kernel's code, as its `.nv.shared.<k>`
+    // would have been (shared_dynamic_kernels_sm90: k_b's).
+    if let Some(text) = owner_code(st, k).filter(|_| st.sections[k].contributions.is_empty())
+        && text != k
+    {
+        let (input, (phase, i, _)) = section_created(st, text);
+        return (input, (phase, i, 3));
+    }
     match st.sections.get(k).and_then(|s| s.contributions.first()) {
         Some(c) => {
             let at = st
@@ -336,12 +345,12 @@ pub const STO_MEMORY_SPACE: u8 = 0xe0;
 /// A symbol as the output states it. A final link writes CUDA objects as
 /// plain OBJECTs without their memory-space bits; every link makes a weak
 /// undefined name (`.nv.reservedSmem.*`, the `__UFT*`/`__UDT*` placeholders
-/// of `-r` links) GLOBAL.
+/// of `-r` links) GLOBAL, except the `externsharedinstance` it makes itself.
 pub fn output_symbol(s: &super::state::OutSymbol, relocatable: bool) -> (u8, u8, u8) {
     let mut binding = s.binding;
     let mut sym_type = s.sym_type;
     let mut other = s.other;
-    if binding == STB_WEAK && s.place == Place::Undefined {
+    if binding == STB_WEAK && s.place == Place::Undefined && s.name != super::layout::EXTERN_INSTANCE {
         binding = STB_GLOBAL;
     }
     if !relocatable {
@@ -755,7 +764,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         if s.class == super::state::SectionClass::Text || s.flags & SHF_INFO_LINK == 0 {
             continue;
         }
-        if let Some(target) = linked_section(st, &parsed, k) {
+        if let Some(target) = linked_section(st, &parsed, k).or_else(|| owner_code(st, k)) {
             sections[i].info = out_index.get(&target).copied().unwrap_or(0) as u32;
         }
     }
@@ -1162,6 +1171,16 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
         let (input, at) = section_created(st, k);
         (input != usize::MAX).then_some((2u8, input, at))
     };
+    // `.nv_debug.shared` made for an extern shared array is named where
+    // nvlink met the array (shared_dynamic_sm90: `dyn_smem`, between
+    // `.nv.shared.k_dyn` and `.debug_frame`); commons' `.nv.global` is not
+    // (common_data_*_sm90).
+    if name == ".nv_debug.shared"
+        && created(name).is_none()
+        && let Some((input, j)) = st.section_named(name).and_then(|k| first_symbol_in(st, k))
+    {
+        return (2, input, (1, j, 0), 0);
+    }
     if let Some((g, input, at)) = created(name) {
         // `.nv.uft` is named after the rest of the input that brought it,
         // its stubs included (uft_basic_sm90).
@@ -1254,6 +1273,27 @@ fn input_section<'a>(st: &LinkState, parsed: &'a [Option<Cubin<'a>>], k: usize) 
 }
 
 /// The state section that the input's sh_info link of state section `k` names.
+/// The first input symbol (input, index) that maps to a symbol of section `k`.
+fn first_symbol_in(st: &LinkState, k: usize) -> Option<(usize, u32)> {
+    st.maps.iter().enumerate().find_map(|(input, maps)| {
+        let j = maps.map_symbol_index.iter().position(|&m| {
+            m != 0
+                && st
+                    .symbol(SymIdx(m))
+                    .is_some_and(|s| s.place == Place::Section(k) && s.sym_type != STT_SECTION)
+        })?;
+        Some((input, j as u32))
+    })
+}
+
+/// The code section of the kernel a section layout made belongs to.
+fn owner_code(st: &LinkState, k: usize) -> Option<usize> {
+    match st.symbol(st.sections.get(k)?.owner?)?.place {
+        Place::Section(text) => Some(text),
+        _ => None,
+    }
+}
+
 fn linked_section(st: &LinkState, parsed: &[Option<Cubin<'_>>], k: usize) -> Option<usize> {
     let sec = st.sections.get(k)?;
     let c = sec

@@ -18,9 +18,14 @@
 //!   (`.nv.reservedSmem.cap`, 0x400 on sm_90) (corpus `shared_static_sm90`,
 //!   `arch_sm90_smoke`: 0x100 → 0x500; sm_75…sm_89 inputs declare no cap).
 //! * An extern `.shared` array (dynamic shared memory, undefined, size 0,
-//!   st_value its alignment) is placed in `.nv_debug.shared` (size 0) at the
-//!   end of the static shared memory of the kernels that reach it; it raises
-//!   their sections' alignment (corpus `shared_dynamic_sm90`).
+//!   st_value its alignment) is placed in `.nv_debug.shared` (size 0); each
+//!   kernel that reaches it has it at the end of its static shared memory,
+//!   aligned, and each function's code sees it where its kernels have it
+//!   (`LinkState::extern_shared`); it raises those kernels' sections'
+//!   alignment, and a kernel without static shared memory gets a section
+//!   (corpus `shared_dynamic_sm90`, `shared_dynamic_kernels_sm90`). `-r`
+//!   gives each kernel naming it an `externsharedinstance` instead
+//!   (`relocatable_externs`).
 //! * A final link leaves out the shared variables, the kernels' `_param`
 //!   symbols and the unified-table placeholders `__UFT*`/`__UDT*`.
 
@@ -105,6 +110,13 @@ const RESERVED_OFFSET: &str = ".nv.reservedSmem.offset";
 const RESERVED_CAP: &str = ".nv.reservedSmem.cap";
 /// The module-level shared section nvlink uses.
 const MODULE_SHARED: &str = ".nv_debug.shared";
+/// What `-r` names a kernel's view of the extern shared arrays, with its
+/// st_other and the alignment of the kernel's shared section it sits after.
+pub const EXTERN_INSTANCE: &str = "externsharedinstance";
+const EXTERN_INSTANCE_OTHER: u8 = 0x41;
+const EXTERN_INSTANCE_ALIGN: u64 = 16;
+/// Where `-r` defines an extern shared array in `.nv_debug.shared`.
+const EXTERN_ARRAY_VALUE: u64 = 0x10;
 
 /// Where the layout stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,6 +166,9 @@ pub struct Layout {
     module_align: u64,
     /// Extern shared arrays: the offset each needs (the largest over kernels).
     externs: BTreeMap<SymIdx, u64>,
+    /// A final link's offset of each extern shared array in each kernel
+    /// reaching it.
+    extern_at: BTreeMap<(SymIdx, SymIdx), u64>,
 }
 
 impl Default for Layout {
@@ -169,6 +184,7 @@ impl Default for Layout {
             module_size: 0,
             module_align: 1,
             externs: BTreeMap::new(),
+            extern_at: BTreeMap::new(),
         }
     }
 }
@@ -321,6 +337,7 @@ impl Layout {
             module_size: 0,
             module_align: 1,
             externs,
+            extern_at: BTreeMap::new(),
         }
     }
 
@@ -349,10 +366,12 @@ impl Layout {
                 None if final_link => Stage::ModuleShared,
                 None => {
                     Self::relocatable_shared(st);
+                    self.relocatable_externs(st, &mut ev);
                     Stage::Done
                 }
             },
             Stage::ModuleShared => {
+                self.extern_kernel_sections(st, &mut ev);
                 self.module_shared(st, &mut ev);
                 Stage::KernelShared(0)
             }
@@ -536,6 +555,119 @@ impl Layout {
         }
     }
 
+    /// `-r` with extern shared arrays (corpus shared_dynamic_sm90,
+    /// shared_dynamic_kernels_sm90 and observation 66; sizes from
+    /// experiments with one kernel of 0 to 100 bytes of static shared
+    /// memory, the array aligned to 4, 8 or 16):
+    /// - every array is defined in `.nv_debug.shared` at 0x10, the section
+    ///   0x10 bytes aligned to 16;
+    /// - a kernel whose own code names an array gets a WEAK undefined
+    ///   `externsharedinstance` (CUDA object, st_other 0x41) at its static
+    ///   size aligned to 16, at least 0x10; its own relocations against the
+    ///   array name that symbol (a device function's keep the array); its
+    ///   `.nv.shared.<k>` (made if it had none) grows to that offset;
+    /// - every kernel's `.nv.shared.<k>` is aligned to 16 and, when 0x10
+    ///   bytes or smaller, grows by 0x10 (8 → 0x18, 0x10 → 0x20, 0x14 stays).
+    fn relocatable_externs(&self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        if self.externs.is_empty() {
+            return;
+        }
+        let module = Self::ensure_nobits(
+            st,
+            MODULE_SHARED,
+            SHT_CUDA_SHARED,
+            SectionClass::Shared,
+            false,
+            "-r defines the extern shared arrays there",
+            ev,
+        );
+        let sec = &mut st.sections[module];
+        sec.align = sec.align.max(EXTERN_INSTANCE_ALIGN);
+        sec.size = sec.size.max(EXTERN_ARRAY_VALUE);
+        for &x in self.externs.keys() {
+            if let Some(s) = st.symbol_mut(x) {
+                s.place = Place::Section(module);
+                s.value = EXTERN_ARRAY_VALUE;
+                ev.push(LayoutEvent::Placed {
+                    name: s.name.clone(),
+                    section: MODULE_SHARED.into(),
+                    offset: EXTERN_ARRAY_VALUE,
+                    size: s.size,
+                });
+            }
+        }
+        let grown = |size: u64| {
+            if size <= EXTERN_ARRAY_VALUE {
+                size + EXTERN_ARRAY_VALUE
+            } else {
+                size
+            }
+        };
+        let mut shared_of: BTreeMap<SymIdx, usize> = self.kernels.iter().map(|k| (k.kernel, k.section)).collect();
+        // Kernels whose own code names an array, in code order.
+        let mut direct: Vec<(usize, SymIdx)> = text_owners(st)
+            .into_iter()
+            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f))
+            .filter(|&(text, _)| {
+                st.relocs
+                    .iter()
+                    .any(|r| r.live && r.section == text && self.externs.contains_key(&r.sym))
+            })
+            .collect();
+        direct.sort_unstable();
+        for &(text, kernel) in &direct {
+            let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
+            let input = st.symbol(kernel).map(|s| s.input).unwrap_or(0);
+            let k = match shared_of.get(&kernel) {
+                Some(&k) => k,
+                None => {
+                    let k = self.kernel_section(st, kernel, &name, ev);
+                    shared_of.insert(kernel, k);
+                    k
+                }
+            };
+            let value = align_up(st.sections[k].size, EXTERN_INSTANCE_ALIGN).max(EXTERN_ARRAY_VALUE);
+            st.sections[k].size = value;
+            let instance = st.add_global(OutSymbol {
+                name: EXTERN_INSTANCE.into(),
+                binding: STB_WEAK,
+                sym_type: STT_CUDA_OBJECT,
+                other: EXTERN_INSTANCE_OTHER,
+                place: Place::Undefined,
+                value,
+                size: 0,
+                input,
+                regcount: None,
+                removed: false,
+            });
+            ev.push(LayoutEvent::Placed {
+                name: format!("{EXTERN_INSTANCE} (of {name})"),
+                section: "UNDEF".into(),
+                offset: value,
+                size: 0,
+            });
+            for r in st
+                .relocs
+                .iter_mut()
+                .filter(|r| r.section == text && self.externs.contains_key(&r.sym))
+            {
+                r.sym = instance;
+            }
+        }
+        for &k in shared_of.values() {
+            let sec = &mut st.sections[k];
+            let from = sec.size;
+            sec.align = sec.align.max(EXTERN_INSTANCE_ALIGN);
+            sec.size = grown(sec.size);
+            ev.push(LayoutEvent::SectionSized {
+                section: sec.name.clone(),
+                from,
+                to: sec.size,
+                reason: "-r with extern shared arrays: aligned to 16, 0x10 more when 0x10 or smaller".into(),
+            });
+        }
+    }
+
     /// The module shared variables several kernels reach, from offset 0,
     /// largest first (experiment: two kernels calling one function that
     /// uses four `.shared` variables of 100, 52, 16 and 4 bytes get them at
@@ -616,13 +748,21 @@ impl Layout {
                 size: s.size,
             });
         }
+        // The extern arrays it reaches start after its own memory, which
+        // grows to that point (shared_dynamic_kernels_sm90: 0x64 bytes and
+        // an array aligned to 16 give 0x70, and 0x470 with the cap).
+        let mut end = cur;
         for (&x, need) in self.externs.iter_mut() {
             if reach.contains(&x) {
                 let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
-                *need = (*need).max(align_up(cur, a));
+                let at = align_up(cur, a);
+                *need = (*need).max(at);
+                self.extern_at.insert((x, k.kernel), at);
+                end = end.max(at);
                 align = align.max(a);
             }
         }
+        let cur = end;
         let cap = st
             .lookup(RESERVED_CAP)
             .and_then(|i| st.symbol(i))
@@ -640,9 +780,70 @@ impl Layout {
         });
     }
 
+    /// A final link gives a kernel that reaches an extern shared array and
+    /// has no shared memory of its own a `.nv.shared.<k>` (NOBITS: just the
+    /// reserved part; shared_dynamic_kernels_sm90's k_b: 0x400, aligned 16).
+    fn extern_kernel_sections(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        if self.externs.is_empty() {
+            return;
+        }
+        let references = References::of(st);
+        let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
+            .into_iter()
+            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f))
+            .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
+            .collect();
+        kernels.sort_unstable();
+        for (_, kernel) in kernels {
+            let reach = references.closure(kernel);
+            if !self.externs.keys().any(|x| reach.contains(x)) {
+                continue;
+            }
+            let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
+            let section = self.kernel_section(st, kernel, &name, ev);
+            self.kernels.push(KernelShared { kernel, section });
+            self.reach.push(reach);
+        }
+    }
+
+    /// A `.nv.shared.<k>` for a kernel that had none.
+    fn kernel_section(&self, st: &mut LinkState, kernel: SymIdx, name: &str, ev: &mut Vec<LayoutEvent>) -> usize {
+        let k = Self::ensure_nobits(
+            st,
+            &format!(".nv.shared.{name}"),
+            SHT_CUDA_SHARED,
+            SectionClass::Shared,
+            true,
+            "its kernel reaches an extern shared array",
+            ev,
+        );
+        st.sections[k].flags |= SHF_INFO_LINK;
+        st.sections[k].owner = Some(kernel);
+        k
+    }
+
     fn extern_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
         if self.externs.is_empty() {
             return;
+        }
+        // Each function's code sees the array where the kernels reaching it
+        // have it (shared_dynamic_kernels_sm90: dyn_sum, reached from k_c
+        // only, gets k_c's 0x20; k_b's own code 0; k_a's 0x70).
+        let references = References::of(st);
+        for (text, f) in text_owners(st) {
+            for &x in self.externs.keys() {
+                let at = self
+                    .kernels
+                    .iter()
+                    .zip(&self.reach)
+                    .filter(|(k, reach)| k.kernel == f || reach.contains(&f))
+                    .filter_map(|(k, _)| self.extern_at.get(&(x, k.kernel)).copied())
+                    .max();
+                let names = references.closure(f).contains(&x);
+                if let (Some(at), true) = (at, names) {
+                    st.extern_shared.insert((x, text), at);
+                }
+            }
         }
         let k = Self::ensure_nobits(
             st,

@@ -300,6 +300,10 @@ pub struct LinkState {
     /// st_value of the symbols layout moves (shared variables, commons,
     /// undefined names) as their first input states it (`link::layout`).
     pub input_values: std::collections::BTreeMap<SymIdx, u64>,
+    /// A final link's offset of an extern shared array as the code of one
+    /// function sees it, by (array, the function's code section): the
+    /// kernels reaching that code have their own (`link::layout`).
+    pub extern_shared: std::collections::BTreeMap<(SymIdx, usize), u64>,
     /// The bindless table layout built (`link::bindless`): where it starts,
     /// its slots, the kernels that got it. None before that sub-phase, or
     /// when it had nothing to do.

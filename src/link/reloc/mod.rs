@@ -378,6 +378,9 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
                 contribution_base(st, r.input, i).unwrap_or(0)
             } else if descriptors::is_slot(r.rtype) {
                 st.input_values.get(&r.sym).copied().unwrap_or(sym.value)
+            } else if let Some(&at) = st.extern_shared.get(&(r.sym, r.section)) {
+                // An extern shared array, where this function's kernels have it.
+                at
             } else {
                 sym.value
             };
