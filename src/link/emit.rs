@@ -613,7 +613,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         }
     }
     let mut fns: Vec<_> = per_fn.into_iter().collect();
-    let ix = NameIndex::new(st);
+    let ix = NameIndex::new(st, setup);
     fns.sort_by_key(|(f, _)| {
         let name = format!(".nv.info.{}", st.symbol_name(*f));
         (name_key(st, &ix, &name, false), sym_out(*f))
@@ -1063,7 +1063,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             (emitted.contains(&SymIdx(m)) && s.sym_type != STT_SECTION).then_some(((2, input, at, 0), s.name.as_str()))
         })
         .collect();
-    let ix = NameIndex::new(st);
+    let ix = NameIndex::new(st, setup);
     let order = |for_strtab: bool| {
         let mut v: Vec<(NameKey, &str)> = names
             .iter()
@@ -1227,11 +1227,26 @@ struct NameIndex<'a> {
 }
 
 impl<'a> NameIndex<'a> {
-    fn new(st: &'a LinkState) -> Self {
+    fn new(st: &'a LinkState, setup: &LinkSetup) -> Self {
+        // `-r -kernels-used` makes the other kernels' `.nv.info.<k>` as a
+        // device function's, in section order (kernels_used_sm90 with -r:
+        // `.nv.info.k_graph` after `.nv.constant0.k_graph`).
+        let not_a_kernel = |name: &str| {
+            setup.relocatable
+                && !setup.kernels_used.is_empty()
+                && name
+                    .strip_prefix(".nv.info.")
+                    .is_some_and(|k| !setup.kernels_used.iter().any(|u| u == k))
+        };
         let mut info = HashMap::new();
         for (input, m) in st.maps.iter().enumerate() {
-            for (name, at) in &m.info_creation {
-                info.entry(name.as_str()).or_insert((input, *at));
+            for (name, at, j) in &m.info_creation {
+                let at = if at.0 == 0 && not_a_kernel(name) {
+                    (3, *j, 0)
+                } else {
+                    *at
+                };
+                info.entry(name.as_str()).or_insert((input, at));
             }
         }
         let mut first_reloc = HashMap::new();

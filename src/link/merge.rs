@@ -115,8 +115,9 @@ impl InputMerge {
                     .sections
                     .iter()
                     .zip(&m.creation)
-                    .filter(|(s, _)| s.sh_type == SHT_CUDA_INFO && s.name.starts_with(".nv.info."))
-                    .map(|(s, &c)| (s.name.clone(), c))
+                    .enumerate()
+                    .filter(|(_, (s, _))| s.sh_type == SHT_CUDA_INFO && s.name.starts_with(".nv.info."))
+                    .map(|(j, (s, &c))| (s.name.clone(), c, j as u32))
                     .collect();
                 super::mercury::start_input(st, &self.mercury_view());
                 ev.push(Event::MergeInputStart {

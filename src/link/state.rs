@@ -251,8 +251,9 @@ pub struct InputMaps {
     /// merging this input ([`Created`]).
     pub creation: Vec<Created>,
     /// The `.nv.info.<fn>` sections of the input (merged into finalize's
-    /// tables, not into output sections) with their `creation` keys.
-    pub info_creation: Vec<(String, Created)>,
+    /// tables, not into output sections) with their `creation` keys and
+    /// section indices.
+    pub info_creation: Vec<(String, Created, u32)>,
 }
 
 /// Everything about the link so far.
