@@ -522,13 +522,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     }
     // The unified tables' own sections sit among nvlink's first tables:
     // `.nv.uft.entry` right after the notes, `.nv.uidx` and `.nv.udt.entry`
-    // right after `.nv.compat` (corpus uft_*, udt_*).
+    // right after `.nv.compat` (corpus uft_*, udt_*); `-r` puts
+    // `.nv.uft.entry` after `.nv.uidx` too (uft_basic_sm90 with -r).
     let live_named = |name: &str| st.section_named(name).filter(|&k| !st.sections[k].removed);
     let unified_early: Vec<usize> = [".nv.uft.entry", ".nv.udt.entry"]
         .iter()
         .filter_map(|n| live_named(n))
         .collect();
-    if let Some(k) = live_named(".nv.uft.entry") {
+    let uft_entry = live_named(".nv.uft.entry");
+    if let Some(k) = uft_entry.filter(|_| !relocatable) {
         place(&mut sections, k);
     }
     let mut pending_info: Vec<(usize, SymIdx)> = Vec::new();
@@ -577,6 +579,9 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             &mut sections,
             section(&t.name, t.sh_type, t.flags, t.align, t.entsize, t.data.clone()),
         );
+    }
+    if let Some(k) = uft_entry.filter(|_| relocatable) {
+        place(&mut sections, k);
     }
     if let Some(k) = live_named(".nv.udt.entry") {
         place(&mut sections, k);
@@ -1159,6 +1164,13 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     let fixed = |g: u8, i: usize| (g, 0, (0, i as u32, 0), 0);
     if let Some(i) = FIXED.iter().position(|&n| n == name) {
         return fixed(0, i);
+    }
+    // `-r` names `.nv.uft.entry` right after `.nv.uft` (uft_basic_sm90).
+    if st.relocatable
+        && name == ".nv.uft.entry"
+        && let Some((g, input, _, _)) = Some(name_key(st, ix, ".nv.uft", for_strtab)).filter(|k| k.0 == 2)
+    {
+        return (g, input, (5, 0, 1), 0);
     }
     if let Some(i) = FIRST.iter().position(|&n| n == name) {
         return fixed(1, i);
