@@ -686,19 +686,27 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         first_met.entry((r.section, r.rela)).or_insert(n);
     }
     // The REL tables bindless layout makes for the kernels' constant banks
-    // come first (texref_helper_sm75, bindless_slot_order_sm90).
+    // come first among their kernel's input's (texref_helper_sm75,
+    // bindless_slot_order_sm90; bindless_prune_sm75: a.cubin's k_h, k_s and
+    // k_t, a.cubin's own tables, then b.cubin's k_c).
     let bindless_bank = |sec: usize| {
-        st.bindless
-            .as_ref()
-            .and_then(|t| t.kernels.iter().position(|&(_, bank)| bank == sec))
+        let t = st.bindless.as_ref()?;
+        let k = t.kernels.iter().position(|&(_, bank)| bank == sec)?;
+        let input = st.symbol(t.kernels[k].0).map_or(usize::MAX, |f| f.input);
+        Some((input, k))
     };
     let mut by_section: Vec<_> = by_section.into_iter().collect();
     by_section.sort_by_key(|&((sec, rela), _)| {
         let made_by_bindless = if rela { None } else { bindless_bank(sec) };
-        (
-            made_by_bindless.unwrap_or(usize::MAX),
-            first_met.get(&(sec, rela)).copied().unwrap_or(usize::MAX),
-        )
+        let met = first_met.get(&(sec, rela)).copied();
+        match made_by_bindless {
+            Some((input, k)) => (input, 0, k),
+            None => (
+                met.and_then(|n| st.relocs.get(n)).map_or(usize::MAX, |r| r.input),
+                1,
+                met.unwrap_or(usize::MAX),
+            ),
+        }
     });
     // `-preserve-relocs`: the applied ones, last applied first too, each
     // table right after the section's `.rela` table (preserve_relocs_sm90:

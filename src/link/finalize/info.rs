@@ -180,6 +180,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 }
             }
         }
+        // In output symbol order (dynpar_cudadevrt_sm90: libcudadevrt's
+        // local kernels before the program's global ones).
+        let order = super::super::emit::symbol_order(st);
+        let mut kernels: Vec<&KernelProps> = kernels.iter().collect();
+        kernels.sort_by_key(|k| order.index.get(&k.kernel).copied().unwrap_or(u32::MAX));
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
             let v = k
