@@ -828,8 +828,9 @@ impl Layout {
         }
         // Each function's code sees the array where the kernels reaching it
         // have it (shared_dynamic_kernels_sm90: dyn_sum, reached from k_c
-        // only, gets k_c's 0x20; k_b's own code 0; k_a's 0x70).
-        let references = References::of(st);
+        // only, gets k_c's 0x20; k_b's own code 0; k_a's 0x70). A function
+        // several kernels reach at different offsets was not observed: it
+        // gets the largest.
         for (text, f) in text_owners(st) {
             for &x in self.externs.keys() {
                 let at = self
@@ -839,8 +840,7 @@ impl Layout {
                     .filter(|(k, reach)| k.kernel == f || reach.contains(&f))
                     .filter_map(|(k, _)| self.extern_at.get(&(x, k.kernel)).copied())
                     .max();
-                let names = references.closure(f).contains(&x);
-                if let (Some(at), true) = (at, names) {
+                if let Some(at) = at {
                     st.extern_shared.insert((x, text), at);
                 }
             }

@@ -14,7 +14,13 @@
 //! - against shared or local memory: applied in a final link, kept by `-r`;
 //! - types only the driver resolves ([`descriptors::kept_for_driver`]:
 //!   R_CUDA_G*, FUNC_DESC*, *_HEADER_INDEX, ABS47_34, ABS55_16_34, …): kept;
-//! - Mercury-numbered relocations: kept as they are;
+//! - Mercury-numbered relocations: kept as they are (`link::mercury`
+//!   resolves and writes them);
+//! - on sm_100+ code, an applied relocation writes what its Mercury twin
+//!   (the relocation of the same instruction in `.nv.merc.rela.text.<fn>`)
+//!   makes of S, into the field the classic type names: nvlink finalizes
+//!   the Mercury code again and ignores the classic type and addend
+//!   ([`descriptors::Table`], tests/data/reloc/sm100_*);
 //! - against functions, `.nv.global*` data, undefined and common symbols:
 //!   kept, bytes untouched (ET_EXEC sections all have address 0: the driver
 //!   places them). R_CUDA_UNIFIED* kept are rewritten to the plain types
