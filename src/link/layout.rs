@@ -118,6 +118,20 @@ const EXTERN_INSTANCE_ALIGN: u64 = 16;
 /// Where `-r` defines an extern shared array in `.nv_debug.shared`.
 const EXTERN_ARRAY_VALUE: u64 = 0x10;
 
+/// Defines extern shared array `x` in `.nv_debug.shared` (section `k`) at `offset`.
+fn place_extern(st: &mut LinkState, x: SymIdx, k: usize, offset: u64, ev: &mut Vec<LayoutEvent>) {
+    if let Some(s) = st.symbol_mut(x) {
+        s.place = Place::Section(k);
+        s.value = offset;
+        ev.push(LayoutEvent::Placed {
+            name: s.name.clone(),
+            section: MODULE_SHARED.into(),
+            offset,
+            size: s.size,
+        });
+    }
+}
+
 /// Where the layout stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Stage {
@@ -585,16 +599,7 @@ impl Layout {
         sec.align = sec.align.max(EXTERN_INSTANCE_ALIGN);
         sec.size = sec.size.max(EXTERN_ARRAY_VALUE);
         for &x in self.externs.keys() {
-            if let Some(s) = st.symbol_mut(x) {
-                s.place = Place::Section(module);
-                s.value = EXTERN_ARRAY_VALUE;
-                ev.push(LayoutEvent::Placed {
-                    name: s.name.clone(),
-                    section: MODULE_SHARED.into(),
-                    offset: EXTERN_ARRAY_VALUE,
-                    size: s.size,
-                });
-            }
+            place_extern(st, x, module, EXTERN_ARRAY_VALUE, ev);
         }
         let grown = |size: u64| {
             if size <= EXTERN_ARRAY_VALUE {
@@ -857,16 +862,7 @@ impl Layout {
         for (&x, &offset) in &self.externs {
             let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
             st.sections[k].align = st.sections[k].align.max(a);
-            if let Some(s) = st.symbol_mut(x) {
-                s.place = Place::Section(k);
-                s.value = offset;
-                ev.push(LayoutEvent::Placed {
-                    name: s.name.clone(),
-                    section: MODULE_SHARED.into(),
-                    offset,
-                    size: s.size,
-                });
-            }
+            place_extern(st, x, k, offset, ev);
         }
     }
 
