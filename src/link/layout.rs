@@ -608,6 +608,19 @@ impl Layout {
                 size
             }
         };
+        // What a kernel's own shared variables take, laid out from 0 (a
+        // 4-byte variable in an 8-byte section: 4, which grows to 0x14).
+        let content = |st: &LinkState, k: usize| {
+            let mut vars: Vec<SymIdx> = st
+                .all_symbols()
+                .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Section(k))
+                .map(|(i, _)| i)
+                .collect();
+            vars.sort_by_key(|&v| state_rank(st)(v));
+            vars.iter().fold(0, |cur, &v| {
+                align_up(cur, self.alignment(st, v)) + st.symbol(v).map_or(0, |s| s.size)
+            })
+        };
         let mut shared_of: BTreeMap<SymIdx, usize> = self.kernels.iter().map(|k| (k.kernel, k.section)).collect();
         // Kernels whose own code names an array, in code order.
         let mut direct: Vec<(usize, SymIdx)> = text_owners(st)
@@ -659,11 +672,19 @@ impl Layout {
                 r.sym = instance;
             }
         }
+        let instances: BTreeSet<usize> = direct.iter().filter_map(|(_, f)| shared_of.get(f).copied()).collect();
         for &k in shared_of.values() {
+            let used = if instances.contains(&k) {
+                st.sections[k].size
+            } else {
+                content(st, k)
+            };
             let sec = &mut st.sections[k];
             let from = sec.size;
             sec.align = sec.align.max(EXTERN_INSTANCE_ALIGN);
-            sec.size = grown(sec.size);
+            if used <= EXTERN_ARRAY_VALUE {
+                sec.size = grown(used);
+            }
             ev.push(LayoutEvent::SectionSized {
                 section: sec.name.clone(),
                 from,
