@@ -42,8 +42,11 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
     ("shared_static_sm90", &["s_flag"]),
+    ("shared_static_sm100", &["s_flag"]),
     ("shared_dynamic_sm90", &["dyn_smem"]),
+    ("shared_dynamic_kernels_sm75", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm90", &["dyn_smem"]),
+    ("shared_dynamic_kernels_sm100", &["dyn_smem"]),
 ];
 
 /// Whether PTX inputs can be compiled here (a CULDB_PTXAS naming no file counts as none).

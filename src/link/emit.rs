@@ -695,6 +695,15 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let input = st.symbol(t.kernels[k].0).map_or(usize::MAX, |f| f.input);
         Some((input, k))
     };
+    if mercury {
+        for name in super::mercury::classic_twins_of_kept(st, relocatable) {
+            if let Some(k) = st.section_named(&name)
+                && first_met.contains_key(&(k, true))
+            {
+                by_section.entry((k, true)).or_default();
+            }
+        }
+    }
     let mut by_section: Vec<_> = by_section.into_iter().collect();
     by_section.sort_by_key(|&((sec, rela), _)| {
         let made_by_bindless = if rela { None } else { bindless_bank(sec) };

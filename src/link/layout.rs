@@ -671,6 +671,18 @@ impl Layout {
             {
                 r.sym = instance;
             }
+            // And so do its Mercury relocations (sm_100+).
+            let capsule = format!(".nv.capmerc.text.{name}");
+            let m = &mut st.mercury;
+            if let Some(c) = m.sections.iter().position(|s| s.name == capsule) {
+                for r in m
+                    .relocs
+                    .iter_mut()
+                    .filter(|r| r.section == c && self.externs.contains_key(&r.sym))
+                {
+                    r.sym = instance;
+                }
+            }
         }
         let instances: BTreeSet<usize> = direct.iter().filter_map(|(_, f)| shared_of.get(f).copied()).collect();
         for &k in shared_of.values() {
@@ -834,17 +846,36 @@ impl Layout {
 
     /// A `.nv.shared.<k>` for a kernel that had none.
     fn kernel_section(&self, st: &mut LinkState, kernel: SymIdx, name: &str, ev: &mut Vec<LayoutEvent>) -> usize {
+        // It gets a section symbol with `-r`, and in a final link for sm_90
+        // only (generated kernels linked for sm_75, sm_80, sm_86, sm_89,
+        // sm_90, sm_100 and sm_120).
+        let sm = st
+            .symbol(kernel)
+            .and_then(|f| st.inputs.get(f.input))
+            .map_or(0, |i| i.sm);
+        let section_symbol = st.relocatable || (90..100).contains(&sm);
         let k = Self::ensure_nobits(
             st,
             &format!(".nv.shared.{name}"),
             SHT_CUDA_SHARED,
             SectionClass::Shared,
-            true,
+            section_symbol,
             "its kernel reaches an extern shared array",
             ev,
         );
         st.sections[k].flags |= SHF_INFO_LINK;
         st.sections[k].owner = Some(kernel);
+        // On sm_100+ its section symbol is in `.nv.merc.symtab` too, naming
+        // the section itself, as for the kernels' other shared sections.
+        let section_name = st.sections[k].name.clone();
+        let m = &mut st.mercury;
+        if section_symbol && !m.is_empty() && !m.pairs.iter().any(|p| p.classic == section_name) {
+            m.pairs.push(super::mercury::SectionPair {
+                classic: section_name.clone(),
+                merc: section_name.clone(),
+                sym_name: section_name,
+            });
+        }
         k
     }
 
@@ -966,9 +997,20 @@ impl Layout {
                 .externs
                 .keys()
                 .any(|x| st.symbol(*x).is_some_and(|s| s.place == Place::Section(k)));
+            // On sm_100+ it holds the reserved shared memory too
+            // (generated kernels with an extern array on sm_100 and sm_120:
+            // 0x400); before, nothing.
+            let size = if st.mercury.is_empty() {
+                0
+            } else {
+                st.lookup(RESERVED_CAP)
+                    .and_then(|i| st.symbol(i))
+                    .map(|s| s.value)
+                    .unwrap_or(0)
+            };
             let sec = &mut st.sections[k];
             if keeps_externs {
-                sec.size = 0;
+                sec.size = size;
                 sec.data.clear();
             } else {
                 sec.removed = true;

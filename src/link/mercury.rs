@@ -727,6 +727,23 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     }
 }
 
+/// The classic sections whose Mercury twin keeps relocations in the output
+/// (`.text.k` for `.nv.capmerc.text.k`, by the section pairs): nvlink then
+/// writes the classic relocation table too, empty if nothing is left in it
+/// (sm_100: a kernel with static shared memory keeps its Mercury record
+/// against `.nv.reservedSmem.cap` and an empty `.rela.text.<k>`; when both
+/// sides are resolved both go).
+pub fn classic_twins_of_kept(st: &LinkState, relocatable: bool) -> BTreeSet<String> {
+    let m = &st.mercury;
+    m.relocs
+        .iter()
+        .filter(|r| r.live && !resolved(st, r, relocatable))
+        .filter_map(|r| m.sections.get(r.section))
+        .filter_map(|s| m.pairs.iter().find(|p| p.merc == s.name))
+        .map(|p| p.classic.clone())
+        .collect()
+}
+
 /// Adds the Mercury sections and `.nv.merc.symtab` to the output model.
 pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     let m = &st.mercury;
