@@ -341,6 +341,8 @@ pub fn output_section_type(sh_type: u32, relocatable: bool) -> u32 {
 
 /// st_other bits of the memory space (global 0x20, shared 0x40, constant 0x80).
 pub const STO_MEMORY_SPACE: u8 = 0xe0;
+/// The constant memory space in st_other.
+pub const STO_CONSTANT: u8 = 0x80;
 
 /// A symbol as the output states it. A final link writes CUDA objects as
 /// plain OBJECTs without their memory-space bits; every link makes a weak

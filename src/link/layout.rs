@@ -215,6 +215,15 @@ pub fn is_local_undefined_object(s: &OutSymbol) -> bool {
     s.binding == STB_LOCAL && s.place == Place::Undefined && matches!(s.sym_type, STT_OBJECT | STT_CUDA_OBJECT)
 }
 
+/// An undefined GLOBAL or WEAK variable with a memory space.
+pub fn is_undefined_variable(s: &OutSymbol) -> bool {
+    s.binding != STB_LOCAL
+        && s.place == Place::Undefined
+        && s.sym_type == STT_CUDA_OBJECT
+        && s.other & super::emit::STO_MEMORY_SPACE != 0
+        && !s.removed
+}
+
 /// A variable of reserved shared memory (`__nv_reservedSMEM_*`).
 fn is_reserved_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_RESERVED && s.sym_type != STT_SECTION
@@ -456,6 +465,16 @@ impl Layout {
                     name: s.name.clone(),
                     reason: reason.into(),
                 });
+            }
+        }
+        // `-r` gives an undefined variable (a CUDA object with a memory
+        // space) all ones too (err_undefined_var_sm90 linked with -r:
+        // `missing_var`, `missing_c`; err_undefined_func_sm90: `bias`).
+        if !final_link {
+            for s in st.globals.iter_mut() {
+                if is_undefined_variable(s) {
+                    s.value = u64::MAX;
+                }
             }
         }
     }

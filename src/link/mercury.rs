@@ -717,9 +717,13 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     if !relocatable && matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
         return true;
     }
+    // A type only the driver resolves stays, as its classic twin does
+    // (const_bank_sm100: 0x10001 beside R_CUDA_G64 against a constant).
+    let driver = super::reloc::descriptors::mercury(r.rtype) == Some(super::reloc::descriptors::MercKind::Driver);
     match sym.place {
         Place::Section(i) => match st.sections.get(i).map(|s| s.class) {
-            Some(SectionClass::Constant(_) | SectionClass::Debug) => true,
+            Some(SectionClass::Constant(_)) => !driver,
+            Some(SectionClass::Debug) => true,
             Some(SectionClass::Shared | SectionClass::SharedReserved | SectionClass::Local) => !relocatable,
             _ => false,
         },

@@ -370,6 +370,16 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
         };
         return Decision::Apply(inputs(s, 0));
     }
+    // `-r`: an undefined constant (all ones after layout) is written into
+    // its CONST_FIELD operands, with the bank of no section, and the record
+    // goes (err_undefined_var_sm90 linked with -r: `missing_c`).
+    if setup.relocatable
+        && super::layout::is_undefined_variable(sym)
+        && sym.other & super::emit::STO_MEMORY_SPACE == super::emit::STO_CONSTANT
+        && applicable
+    {
+        return Decision::Apply(inputs(sym.value, apply::section_type_code(0)));
+    }
     match sym.place {
         Place::Undefined => keep("undefined: the driver resolves it"),
         Place::Common { .. } => keep("global memory: the driver places it"),
