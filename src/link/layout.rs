@@ -224,6 +224,11 @@ pub fn is_undefined_variable(s: &OutSymbol) -> bool {
         && !s.removed
 }
 
+/// An undefined variable of constant memory.
+pub fn is_undefined_constant(s: &OutSymbol) -> bool {
+    is_undefined_variable(s) && s.other & super::emit::STO_MEMORY_SPACE == super::emit::STO_CONSTANT
+}
+
 /// A variable of reserved shared memory (`__nv_reservedSMEM_*`).
 fn is_reserved_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_RESERVED && s.sym_type != STT_SECTION
@@ -515,6 +520,17 @@ impl Layout {
             owner: None,
             removed: false,
         });
+        // On sm_100+ the section symbol is in `.nv.merc.symtab` too, naming
+        // the section itself (the kernels' shared sections, commons'
+        // `.nv.global`: common_data_same_size_sm100).
+        let m = &mut st.mercury;
+        if section_symbol && !m.is_empty() && !m.pairs.iter().any(|p| p.classic == name) {
+            m.pairs.push(super::mercury::SectionPair {
+                classic: name.to_string(),
+                merc: name.to_string(),
+                sym_name: name.to_string(),
+            });
+        }
         if section_symbol {
             st.add_local(OutSymbol {
                 name: name.to_string(),
@@ -884,17 +900,6 @@ impl Layout {
         );
         st.sections[k].flags |= SHF_INFO_LINK;
         st.sections[k].owner = Some(kernel);
-        // On sm_100+ its section symbol is in `.nv.merc.symtab` too, naming
-        // the section itself, as for the kernels' other shared sections.
-        let section_name = st.sections[k].name.clone();
-        let m = &mut st.mercury;
-        if section_symbol && !m.is_empty() && !m.pairs.iter().any(|p| p.classic == section_name) {
-            m.pairs.push(super::mercury::SectionPair {
-                classic: section_name.clone(),
-                merc: section_name.clone(),
-                sym_name: section_name,
-            });
-        }
         k
     }
 

@@ -717,6 +717,10 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     if !relocatable && matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
         return true;
     }
+    // `-r` writes an undefined constant's all ones, as on the classic side.
+    if relocatable && super::layout::is_undefined_constant(sym) {
+        return true;
+    }
     // A type only the driver resolves stays, as its classic twin does
     // (const_bank_sm100: 0x10001 beside R_CUDA_G64 against a constant).
     let driver = super::reloc::descriptors::mercury(r.rtype) == Some(super::reloc::descriptors::MercKind::Driver);
@@ -1441,8 +1445,17 @@ fn merc_symbol(
         shndx: s.shndx,
     };
     if s.shndx == SHN_UNDEF || matches!(ms.shndx, SHN_UNDEF | SHN_ABS | SHN_COMMON) {
-        if s.shndx != SHN_UNDEF && ms.shndx == SHN_UNDEF {
+        // An undefined variable `-r` gave all ones has them here too
+        // (relocatable_undefined_sm100).
+        // So does a common, where layout put it, at the size the merge
+        // chose (common_data_same_size_sm100, common_data_diff_size_sm100).
+        if (s.shndx != SHN_UNDEF && matches!(ms.shndx, SHN_UNDEF | SHN_COMMON))
+            || super::layout::is_undefined_variable(state)
+        {
             out.value = s.value;
+        }
+        if s.shndx != SHN_UNDEF && ms.shndx == SHN_COMMON {
+            out.size = s.size;
         }
         return out;
     }

@@ -71,6 +71,9 @@ pub struct MercTwin {
     pub value: u64,
 }
 
+/// The constant bank of the program's own `__constant__` data (`.nv.constant3`).
+const USER_CONSTANT_BANK: u32 = 3;
+
 /// A relocation decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -373,11 +376,7 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
     // `-r`: an undefined constant (all ones after layout) is written into
     // its CONST_FIELD operands, with the bank of no section, and the record
     // goes (err_undefined_var_sm90 linked with -r: `missing_c`).
-    if setup.relocatable
-        && super::layout::is_undefined_variable(sym)
-        && sym.other & super::emit::STO_MEMORY_SPACE == super::emit::STO_CONSTANT
-        && applicable
-    {
+    if setup.relocatable && super::layout::is_undefined_constant(sym) && applicable {
         return Decision::Apply(inputs(sym.value, apply::section_type_code(0)));
     }
     match sym.place {
@@ -526,9 +525,17 @@ fn through_mercury(
         return None;
     }
     let value = descriptors::mercury_value(rtype, x.s, addend)?;
+    // The finalizer puts an undefined constant in the user bank, 3, where
+    // the classic side names no section (relocatable_undefined_sm100).
+    let sec_type = if st.symbol(r.sym).is_some_and(super::layout::is_undefined_constant) {
+        apply::section_type_code(SHT_CUDA_CONSTANT0 + USER_CONSTANT_BANK)
+    } else {
+        x.sec_type
+    };
     let x = Inputs {
         s: value,
         a: 0,
+        sec_type,
         additive: false,
         ..x
     };
