@@ -408,7 +408,9 @@ fn check_case(dir: &Path, ptxas: Option<PathBuf>) -> Result<(), String> {
     let input_kinds = [
         "Could not open",
         "Skipping incompatible",
-        "SM Arch",
+        // The loader's "SM Arch ('sm_NN') not found in …" (the architecture
+        // check's "Output is limited to run on SM Arch …" is the link's).
+        "') not found in",
         "not an elf",
         "wrong format",
         "elfLink",

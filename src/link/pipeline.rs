@@ -314,10 +314,21 @@ impl Linker {
             read::parse(&data).map_err(|e| Diagnostic::fatal(format!("Could not read input file '{name}': {e}")))?;
         let e_flags = cubin.header.e_flags;
         if let Some(target) = crate::arch::lookup(&self.setup.arch) {
+            // Into a Mercury target, an input after the first must carry a
+            // `.nv.compat` (sm_75..sm_89 cubins have none): nvlink reads it
+            // before it compares the architectures (an sm_100 cubin then an
+            // sm_75, sm_80, sm_86 or sm_89 one; the same one first is refused
+            // for its arch).
+            let no_compat =
+                target.is_mercury() && !self.state.inputs.is_empty() && cubin.section_by_name(".nv.compat").is_none();
+            let nvcompat = || Diagnostic::fatal("cannot read nvcompat");
             match crate::arch::check_input(target, &name, crate::arch::InputArch::of_cubin(&cubin)) {
                 Ok(warnings) => {
                     for w in warnings {
                         self.diagnose(w, ev);
+                    }
+                    if no_compat {
+                        return Err(nvcompat());
                     }
                 }
                 Err(m) => {
@@ -325,6 +336,9 @@ impl Linker {
                     let last = ds.pop();
                     for d in ds {
                         self.diagnose(d, ev);
+                    }
+                    if no_compat {
+                        return Err(nvcompat());
                     }
                     if let Some(d) = last {
                         return Err(d);
