@@ -116,18 +116,25 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
         differences: Vec::new(),
         skipped: None,
     };
-    let (lines, output) = match crate::link::linker_for(&link_args(case, mode), case) {
+    let (lines, output) = match crate::link::options::parse_in(&link_args(case, mode), case) {
         Err(e) => {
             r.status = e.status;
             (e.diagnostics.iter().map(|d| d.line()).collect::<Vec<_>>(), None)
         }
-        Ok(mut linker) => {
+        Ok(opts) => {
+            let mut linker = crate::link::linker_from(&opts, case);
             linker.run();
             r.status = linker.exit_status();
             if r.status == 0 && linker.failed() {
                 r.status = 1;
             }
-            let lines = linker.state().diagnostics.iter().map(|d| d.line()).collect();
+            // The command line's warnings come first, as `culdb link` prints them.
+            let lines = opts
+                .warnings
+                .iter()
+                .chain(&linker.state().diagnostics)
+                .map(|d| d.line())
+                .collect();
             (lines, linker.output().map(<[u8]>::to_vec))
         }
     };
@@ -155,6 +162,12 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
         r.differences.push(format!("no output: status {}, {lines:?}", r.status));
         return r;
     };
+    // A successful link prints what nvlink printed too (warnings, `-v`).
+    let want = as_culdb(&std::fs::read_to_string(expected.join("stderr")).unwrap_or_default());
+    if lines != want {
+        r.differences
+            .push(format!("diagnostics: culdb {lines:?}, nvlink {want:?}"));
+    }
     let theirs = match std::fs::read(expected.join("out.cubin")) {
         Ok(t) => t,
         Err(e) => {
@@ -164,7 +177,8 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
     };
     match (read::parse(&ours), read::parse(&theirs)) {
         (Ok(a), Ok(b)) => {
-            r.differences = diff::equivalence(&a, &b).iter().map(|d| d.to_string()).collect();
+            r.differences
+                .extend(diff::equivalence(&a, &b).iter().map(|d| d.to_string()));
             r.conforms = r.differences.is_empty();
             if r.conforms {
                 r.strict_difference = diff::strict(&ours, &a, &theirs, &b).map(|d| d.to_string());

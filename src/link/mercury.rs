@@ -1136,6 +1136,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             }
             entries.push(e);
         }
+        // The unknown stack size finalize gives a recursive kernel goes last
+        // here too (recursion_stack_sm100: `k_rec`).
+        if let Some(crs) = classic.iter().find(|e| e.attr == code::CRS_STACK_SIZE)
+            && !entries.iter().any(|e| e.attr == code::CRS_STACK_SIZE)
+        {
+            entries.push(crs.clone());
+        }
         c.sections[i].data = NvInfo {
             entries,
             trailing: Vec::new(),

@@ -387,7 +387,7 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     if let Err(d) = p.run(args) {
         return Err(fail(p.opts.warnings, d));
     }
-    let opts = p.opts;
+    let mut opts = p.opts;
     if opts.help || opts.version {
         return Ok(opts);
     }
@@ -420,6 +420,17 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     }
     if let Some(Err(refused)) = crate::arch::lookup(&arch).map(crate::arch::check_target) {
         return late(opts, &refused.text);
+    }
+    // From sm_90 on nvlink warns, with its spelling (preserve_relocs_sm90;
+    // sm_75 to sm_89 say nothing); sm_100+ then keeps no resolved
+    // relocations at all (`LinkSetup::preserve_relocs`).
+    if opts.preserve_relocs
+        && let Some(p) = crate::arch::lookup(&arch).filter(|p| p.sm >= 90)
+    {
+        opts.warnings.push(Diagnostic::warning(format!(
+            "Option '--preserve-relocs' is not fully implemented for gpu archtecture '{}' and may not work as expected",
+            p.name
+        )));
     }
     Ok(opts)
 }

@@ -62,7 +62,13 @@ impl LinkSetup {
             variables_used: o.variables_used.clone(),
             ignore_host_info: o.ignore_host_info,
             uidx_file: o.uidx_file.clone(),
-            preserve_relocs: o.preserve_relocs,
+            // sm_100+ writes no `.nv.resolvedrela*` (preserve_relocs_sm100).
+            preserve_relocs: o.preserve_relocs
+                && !o
+                    .arch
+                    .as_deref()
+                    .and_then(crate::arch::lookup)
+                    .is_some_and(|p| p.is_mercury()),
             base_dir: None,
         }
     }

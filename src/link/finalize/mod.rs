@@ -271,6 +271,22 @@ impl Finalize {
     fn report(&self, st: &LinkState, setup: &LinkSetup) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         if setup.relocatable {
+            // `-r -v` prints each kernel's own registers and no stack
+            // (verbose_sm90, local_mem_sm90 with -r: 0 where the final link
+            // says 648 and 4096), and no stack warning.
+            if setup.verbose {
+                out.push(Diagnostic::info(format!("{} bytes gmem", gmem(st))));
+                for p in self.props.iter().rev() {
+                    let own = KernelProps {
+                        regs: p.own_regs,
+                        stack: Some(0),
+                        ..p.clone()
+                    };
+                    let name = st.symbol_name(p.kernel);
+                    out.push(Diagnostic::info(format!("Function properties for '{name}':")));
+                    out.push(Diagnostic::info(properties_line(st, &own)));
+                }
+            }
             return out;
         }
         for p in self.props.iter().rev() {
@@ -364,7 +380,8 @@ fn gmem(st: &LinkState) -> u64 {
         .sum()
 }
 
-/// `used N registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem`.
+/// `used N registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem`
+/// (no cmem on sm_100+).
 fn properties_line(st: &LinkState, p: &KernelProps) -> String {
     let name = st.symbol_name(p.kernel);
     let size_of = |sec: String| {
@@ -382,11 +399,26 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
         .unwrap_or(0);
     // A kernel whose stack is unknown shows its own frame.
     let stack = p.stack.unwrap_or(p.frame);
+    // sm_100+ leaves the constant bank out, and the reserved shared memory
+    // (recursion_stack_sm100; shared_static_sm100: 0xc04 of a 0x1004-byte
+    // section).
+    let (cmem, reserved) = if st.mercury.is_empty() {
+        (
+            format!(" {} bytes cmem[0],", size_of(format!(".nv.constant0.{name}"))),
+            0,
+        )
+    } else {
+        let cap = st
+            .lookup(".nv.reservedSmem.cap")
+            .and_then(|i| st.symbol(i))
+            .filter(|_| !st.relocatable)
+            .map_or(0, |s| s.value);
+        (String::new(), cap)
+    };
     format!(
-        "used {} registers, used {barriers} barriers, {stack} stack, {} bytes smem, {} bytes cmem[0], {} bytes lmem",
+        "used {} registers, used {barriers} barriers, {stack} stack, {} bytes smem,{cmem} {} bytes lmem",
         p.regs,
-        size_of(format!(".nv.shared.{name}")),
-        size_of(format!(".nv.constant0.{name}")),
+        size_of(format!(".nv.shared.{name}")).saturating_sub(reserved),
         size_of(format!(".nv.local.{name}")),
     )
 }
