@@ -746,6 +746,13 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
             pending.push((sections.len() - 1, sec));
         }
     };
+    // The resolved table follows the section's RELA table, or its REL one
+    // when it has none (preserve_relocs_sm75: `.rel.debug_frame`).
+    let has_rela: std::collections::HashSet<usize> = by_section
+        .iter()
+        .filter(|((_, rela), _)| *rela)
+        .map(|((sec, _), _)| *sec)
+        .collect();
     for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
         let (prefix, ty, ent) = if rela {
@@ -766,7 +773,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         s.relocs = relocs;
         let i = add(&mut sections, s);
         pending_rel.push((i, sec));
-        if rela {
+        if rela || !has_rela.contains(&sec) {
             add_resolved(&mut resolved, &mut sections, &mut pending_rel, sec);
         }
     }
@@ -1235,7 +1242,21 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     {
         return (g, input, (phase, i, 3), 0);
     }
-    for (prefix, sub) in [(".rela", 0), (".nv.resolvedrela", 1), (".rel", 2)] {
+    // The resolved table is named right after the section's first table
+    // (preserve_relocs_sm75: after `.rel.debug_frame`, before
+    // `.rela.debug_frame`; after `.rela.text.k_main`).
+    if let Some(target) = name.strip_prefix(".nv.resolvedrela")
+        && let Some(k) = st.section_named(target)
+    {
+        let first = [(true, 1), (false, 3)]
+            .into_iter()
+            .filter_map(|(rela, sub)| ix.first_reloc.get(&(k, rela)).map(|&n| (n, sub)))
+            .min();
+        if let Some((n, sub)) = first {
+            return (2, st.relocs[n].input, (4, n as u32, 0), sub);
+        }
+    }
+    for (prefix, sub) in [(".rela", 0), (".rel", 2)] {
         if let Some(target) = name.strip_prefix(prefix)
             && let Some(k) = st.section_named(target)
             && let Some(&n) = ix.first_reloc.get(&(k, sub != 2))

@@ -417,7 +417,7 @@ impl Layout {
                 Stage::Prune
             }
             Stage::Prune => {
-                self.prune(st, &mut ev);
+                self.prune(st, setup.preserve_relocs, &mut ev);
                 Stage::Done
             }
             Stage::Done => Stage::Done,
@@ -1007,7 +1007,7 @@ impl Layout {
         }
     }
 
-    fn prune(&self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+    fn prune(&self, st: &mut LinkState, preserve_relocs: bool, ev: &mut Vec<LayoutEvent>) {
         // Module shared sections: their variables now live in the kernels'.
         let module_sections: BTreeSet<usize> = st
             .sections
@@ -1064,7 +1064,8 @@ impl Layout {
                 Some("unified-table placeholder, no unified table is built")
             } else if is_shared_var(s) {
                 Some("shared variable: laid out in the kernels' shared memory")
-            } else if i.0 > 0 && s.sym_type != STT_SECTION && param_bank(st, s) {
+            } else if i.0 > 0 && s.sym_type != STT_SECTION && param_bank(st, s) && !preserve_relocs {
+                // `-preserve-relocs` keeps it (preserve_relocs_sm75: `_param`).
                 Some("local symbol of a kernel's parameter bank")
             } else if s.sym_type == STT_SECTION
                 && matches!(s.place, Place::Section(k) if module_sections.contains(&k) && st.sections[k].removed)
