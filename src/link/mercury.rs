@@ -570,6 +570,10 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
     }));
 }
 
+/// A Mercury relocation's operand field in the capsule, and its classic
+/// twin (see [`capsule_twins`]).
+type Twin = (Option<usize>, Option<(usize, u64)>);
+
 /// The classic twin of each of `relocs` (the relocations of input section
 /// `target`, a `.nv.capmerc.text.<fn>`: the `.text.<fn>` section and the
 /// offset there), and where the capsule keeps the operand it patches.
@@ -583,8 +587,6 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
 /// address has different ones on the two sides; a name whose counts differ
 /// on the two sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs
 /// nothing), and the classic offset names the item.
-type Twin = (Option<usize>, Option<(usize, u64)>);
-
 fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Twin> {
     let mut out = vec![(None, None); relocs.len()];
     let sec = &v.cubin.sections[target];
