@@ -5,7 +5,8 @@
 //!
 //! - the FDE of a weak definition that lost, and the CIE right before it,
 //!   are left out ([`Fate::Lost`]);
-//! - for a weak definition that won over an earlier input's, the CIE right
+//! - for a weak or global definition that won over an earlier input's weak
+//!   one (weak_vs_global_func_sm100), the CIE right
 //!   before its FDE becomes the CIE of its `.nv.merc.debug_frame` FDE (same
 //!   rank), and the FDE keeps only its header: CIE pointer, initial location,
 //!   the Mercury FDE's address range, then four zero bytes, length 0x1c

@@ -772,6 +772,19 @@ impl InputMerge {
         Ok(())
     }
 
+    /// For a GLOBAL function this input defines: the earlier WEAK definition
+    /// of its name it will replace, and that definition's input.
+    fn will_replace_weak(&self, st: &LinkState, sym: u32) -> Option<(SymIdx, usize)> {
+        let s = self.cubin.symbols.get(sym as usize)?;
+        if s.binding != STB_GLOBAL || s.sym_type != STT_FUNC || !s.is_defined() {
+            return None;
+        }
+        let existing = st.lookup(&s.name)?;
+        let old = st.symbol(existing)?;
+        (old.binding == STB_WEAK && old.sym_type == STT_FUNC && old.is_defined() && old.input != self.input)
+            .then_some((existing, old.input))
+    }
+
     /// sm_100+ inputs: rewrites the classic `.debug_frame` around the weak
     /// functions this input lost or won (`frame_edit`), before it is merged
     /// (right after the weak pass), and moves its relocations with it.
@@ -798,6 +811,12 @@ impl InputMerge {
                 if self.is_discarded(st, r.sym) {
                     fates.push((k, Fate::Lost));
                 } else if let Some(&(_, out, old_input)) = self.won.iter().find(|w| w.0 == r.sym) {
+                    fates.push((k, Fate::Won));
+                    winners.push((k, out, old_input));
+                } else if let Some((out, old_input)) = self.will_replace_weak(st, r.sym) {
+                    // A global definition the symbols pass will put in place
+                    // of an earlier weak one wins the same way
+                    // (weak_vs_global_func_sm100).
                     fates.push((k, Fate::Won));
                     winners.push((k, out, old_input));
                 }
