@@ -628,17 +628,7 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option
                             ..r
                         });
                     }
-                    ev.push(Event::Reloc(RelocEvent::Applied {
-                        index,
-                        section,
-                        offset: r.offset,
-                        rtype,
-                        symbol,
-                        s: x.s,
-                        a: mercury.map_or(x.a, |m| m.addend),
-                        fields,
-                        mercury,
-                    }));
+                    ev.push(applied(index, &section, &r, &rtype, &symbol, x, fields, mercury));
                 }
                 Err(e) => ev.push(out_of_range(&r, &section, &rtype, e)),
             }
@@ -650,17 +640,7 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option
             };
             match res {
                 Ok(fields) => {
-                    ev.push(Event::Reloc(RelocEvent::Applied {
-                        index,
-                        section: section.clone(),
-                        offset: r.offset,
-                        rtype: rtype.clone(),
-                        symbol: symbol.clone(),
-                        s: x.s,
-                        a: mercury.map_or(x.a, |m| m.addend),
-                        fields,
-                        mercury,
-                    }));
+                    ev.push(applied(index, &section, &r, &rtype, &symbol, x, fields, mercury));
                     ev.push(Event::Reloc(RelocEvent::Kept {
                         index,
                         section,
@@ -677,6 +657,32 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option
         }
     }
     ev
+}
+
+/// The event of an applied relocation: S and A as decided (A the Mercury
+/// twin's when it chose the value).
+#[allow(clippy::too_many_arguments)]
+fn applied(
+    index: usize,
+    section: &str,
+    r: &OutReloc,
+    rtype: &str,
+    symbol: &str,
+    x: Inputs,
+    fields: Vec<FieldChange>,
+    mercury: Option<MercTwin>,
+) -> Event {
+    Event::Reloc(RelocEvent::Applied {
+        index,
+        section: section.to_string(),
+        offset: r.offset,
+        rtype: rtype.to_string(),
+        symbol: symbol.to_string(),
+        s: x.s,
+        a: mercury.map_or(x.a, |m| m.addend),
+        fields,
+        mercury,
+    })
 }
 
 /// Writes relocation `r`'s fields into its section's bytes; None when its
