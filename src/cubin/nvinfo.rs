@@ -92,6 +92,8 @@ pub mod code {
     pub const COROUTINE_RESUME_ID_OFFSETS: u8 = 0x3a;
     pub const SAM_REGION_STACK_SIZE: u8 = 0x3b;
     pub const PER_REG_TARGET_PERF_STATS: u8 = 0x3c;
+    /// EIATTR_RESERVED_SMEM_USED (65): the function uses reserved shared memory.
+    pub const RESERVED_SMEM_USED: u8 = 0x41;
     pub const KPARAM_INFO_V2: u8 = 0x45;
     pub const SHADER_TYPE: u8 = 0x49;
     pub const NUM_BARRIERS: u8 = 0x4c;

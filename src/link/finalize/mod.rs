@@ -391,12 +391,21 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
             .map(|s| s.size)
             .unwrap_or(0)
     };
-    let barriers = st
-        .nvinfo
-        .iter()
-        .filter(|n| n.live && n.function == Some(p.kernel) && n.entry.attr == crate::cubin::nvinfo::code::NUM_BARRIERS)
+    let own = |attr: u8| {
+        st.nvinfo
+            .iter()
+            .filter(move |n| n.live && n.function == Some(p.kernel) && n.entry.attr == attr)
+    };
+    let barriers = own(crate::cubin::nvinfo::code::NUM_BARRIERS)
         .find_map(|n| n.entry.scalar())
         .unwrap_or(0);
+    // A kernel that uses reserved shared memory counts one barrier at least
+    // (sm_110: verbose_sm110, local_mem_sm110 from scripts/retarget-check).
+    let barriers = if own(crate::cubin::nvinfo::code::RESERVED_SMEM_USED).next().is_some() {
+        barriers.max(1)
+    } else {
+        barriers
+    };
     // A kernel whose stack is unknown shows its own frame.
     let stack = p.stack.unwrap_or(p.frame);
     // sm_100+ leaves the constant bank out, and the reserved shared memory
