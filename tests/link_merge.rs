@@ -41,6 +41,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
+    ("kernels_used_sm100", &["k_graph", "f_one", "f_three"]),
     ("shared_static_sm90", &["s_flag"]),
     ("shared_static_sm100", &["s_flag"]),
     ("shared_dynamic_sm90", &["dyn_smem"]),

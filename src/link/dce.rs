@@ -103,6 +103,7 @@ impl Dce {
                 return Vec::new();
             }
             self.orphans_done = true;
+            super::frame_edit::drop_dead_frames(st);
             let still = undefined_referenced(st);
             let mut ev = Vec::new();
             for &i in self.referenced.difference(&still) {

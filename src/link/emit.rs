@@ -700,6 +700,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     if mercury {
         for name in super::mercury::classic_twins_of_kept(st, relocatable) {
             if let Some(k) = st.section_named(&name)
+                && !st.sections[k].removed
                 && first_met.contains_key(&(k, true))
             {
                 by_section.entry((k, true)).or_default();

@@ -13,10 +13,17 @@
 //!   ([`Fate::Won`]); the earlier input's FDE takes this classic FDE's body
 //!   instead (`merge` does that part, in the output section).
 //!
+//! After dead-code elimination, an sm_100+ final link drops the FDEs (and
+//! their CIEs) of the removed functions from the output section the same
+//! way ([`drop_dead_frames`]).
+//!
 //! sm_90 and older inputs are merged as they are. Only 64-bit DWARF records
 //! (what ptxas writes) are rewritten.
 
+use crate::cubin::consts::{STT_FUNC, STT_SECTION};
+
 use super::merge::{FrameRecord, frame_records};
+use super::state::{LinkState, Place};
 
 /// Offset of an FDE's CIE pointer and initial location in a 64-bit record.
 pub const WIDE_CIE_POINTER: u64 = 12;
@@ -140,6 +147,80 @@ pub fn edit(classic: &[u8], merc: &[u8], fates: &[(usize, Fate)]) -> Option<Fram
         out.data.extend_from_slice(&classic[end..]);
     }
     Some(out)
+}
+
+/// sm_100+ final links: the classic `.debug_frame` loses the FDE (and the
+/// CIE right before it) of every function dead-code elimination removed,
+/// as a lost weak definition's (kernels_used_sm100; sm_90 keeps them).
+/// Moves the section's relocations, its inputs' contributions and the CIE
+/// pointers with it; the removed FDEs' own relocations go. Returns the
+/// number of FDEs left out.
+pub fn drop_dead_frames(st: &mut LinkState) -> usize {
+    if st.mercury.is_empty() {
+        return 0;
+    }
+    let Some(df) = st.section_named(".debug_frame").filter(|&k| !st.sections[k].removed) else {
+        return 0;
+    };
+    let data = st.sections[df].data.clone();
+    let recs = frame_records(&data);
+    let fates: Vec<(usize, Fate)> = st
+        .relocs
+        .iter()
+        .filter(|r| r.section == df)
+        .filter(|r| st.symbol(r.sym).is_some_and(|s| s.removed && s.sym_type == STT_FUNC))
+        .filter_map(|r| fde_at_initial_location(&recs, r.offset))
+        .map(|k| (k, Fate::Lost))
+        .collect();
+    let Some(edit) = edit(&data, &[], &fates) else {
+        return 0;
+    };
+    // Where each input's part started, before and after.
+    let bases: Vec<(usize, u64, u64)> = st.sections[df]
+        .contributions
+        .iter()
+        .map(|c| (c.input, c.offset, edit.map_boundary(c.offset)))
+        .collect();
+    let base = |input: usize| bases.iter().find(|b| b.0 == input).map(|b| (b.1, b.2));
+    for i in 0..st.relocs.len() {
+        let r = st.relocs[i];
+        if r.section != df {
+            continue;
+        }
+        match edit.map(r.offset) {
+            Some(o) => st.relocs[i].offset = o,
+            None => {
+                // Its record is gone: nothing to patch or clear any more.
+                st.relocs[i].live = false;
+                st.relocs[i].section = usize::MAX;
+                continue;
+            }
+        }
+        // A CIE pointer (against `.debug_frame` itself) follows its CIE.
+        let own = st
+            .symbol(r.sym)
+            .is_some_and(|s| s.sym_type == STT_SECTION && s.place == Place::Section(df));
+        if own && let Some((old, new)) = base(r.input) {
+            let target = old.wrapping_add(r.addend as u64);
+            st.relocs[i].addend = edit.map_boundary(target).wrapping_sub(new) as i64;
+        }
+    }
+    for c in st.sections[df].contributions.iter_mut() {
+        c.offset = edit.map_boundary(c.offset);
+    }
+    for m in st.maps.iter_mut() {
+        for (k, &out) in m.map_section_index.iter().enumerate() {
+            if out as usize == df
+                && let Some(o) = m.map_section_offset.get_mut(k)
+            {
+                *o = edit.map_boundary(*o);
+            }
+        }
+    }
+    let sec = &mut st.sections[df];
+    sec.size = edit.data.len() as u64;
+    sec.data = edit.data;
+    fates.len()
 }
 
 #[cfg(test)]

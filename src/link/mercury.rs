@@ -1189,7 +1189,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // into the operand the capsule keeps for the instruction.
     for r in m.relocs.iter().filter(|r| r.live && resolved(st, r, relocatable)) {
         let Some(&i) = out_of.get(&r.section) else { continue };
-        let (at, bytes) = if let Some(at) = r.operand {
+        let gone = st.symbol(r.sym).is_none_or(|s| s.removed || s.sym_type != STT_FUNC);
+        let (at, bytes) = if r.rtype == R_MERCURY_UNUSED_CLEAR64 && gone {
+            // As its classic twin: the field of a function not in the output
+            // is cleared (kernels_used_sm100: a removed kernel's address
+            // range in `.nv.merc.debug_frame`).
+            (r.offset, vec![0; 8])
+        } else if let Some(at) = r.operand {
             let Some(v) = mercury_value(st, r, &merc_syms, of_state(r.sym)) else {
                 continue;
             };
