@@ -674,7 +674,7 @@ impl Layout {
             let k = match shared_of.get(&kernel) {
                 Some(&k) => k,
                 None => {
-                    let k = self.kernel_section(st, kernel, &name, ev);
+                    let k = Self::kernel_section(st, kernel, &name, ev);
                     shared_of.insert(kernel, k);
                     k
                 }
@@ -873,14 +873,14 @@ impl Layout {
                 continue;
             }
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
-            let section = self.kernel_section(st, kernel, &name, ev);
+            let section = Self::kernel_section(st, kernel, &name, ev);
             self.kernels.push(KernelShared { kernel, section });
             self.reach.push(reach);
         }
     }
 
     /// A `.nv.shared.<k>` for a kernel that had none.
-    fn kernel_section(&self, st: &mut LinkState, kernel: SymIdx, name: &str, ev: &mut Vec<LayoutEvent>) -> usize {
+    fn kernel_section(st: &mut LinkState, kernel: SymIdx, name: &str, ev: &mut Vec<LayoutEvent>) -> usize {
         // It gets a section symbol with `-r`, and in a final link for sm_90
         // only (generated kernels linked for sm_75, sm_80, sm_86, sm_89,
         // sm_90, sm_100 and sm_120).
