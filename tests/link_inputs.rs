@@ -97,6 +97,7 @@ fn request(args: &[&str], lib_paths: &[&str], target: &str, ptxas: Option<PathBu
         target_sm: num.parse().unwrap(),
         target_suffix: suffix,
         ptxas,
+        keep_system_libraries: false,
     }
 }
 

@@ -62,12 +62,28 @@ pub struct Dce {
     done: bool,
 }
 
-/// Whether `name` matches a host-object list entry (a trailing `*` makes a prefix).
+/// Whether `name` matches a host-object list entry: each `*` stands for any
+/// run of characters. nvcc writes a static kernel as its module prefix, `*`,
+/// the mangled name's tail and `*` (`__nv_static_22__5d2c3b06_4_s_cu_s_var_*2kS*`
+/// for `..._s_var__Z2kSPi`), an external one as `_Z5k_sum*`; nvlink keeps
+/// both (`static_kernel_host_sm90`).
 fn host_match(pattern: &str, name: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => name.starts_with(prefix),
-        None => pattern == name,
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for p in middle {
+        match rest.find(p) {
+            Some(at) => rest = &rest[at + p.len()..],
+            None => return false,
+        }
     }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 impl Dce {
@@ -310,4 +326,23 @@ fn per_function_sections(st: &LinkState, text: usize) -> Vec<usize> {
         })
         .map(|(_, &k)| k)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_match;
+
+    #[test]
+    fn host_list_patterns() {
+        assert!(host_match("_Z5k_sum*", "_Z5k_sumPKiPii"));
+        assert!(host_match("_Z5k_sum", "_Z5k_sum"));
+        assert!(!host_match("_Z5k_sum", "_Z5k_sumPi"));
+        let p = "__nv_static_22__5d2c3b06_4_s_cu_s_var_*2kS*";
+        assert!(host_match(p, "__nv_static_22__5d2c3b06_4_s_cu_s_var__Z2kSPi"));
+        assert!(!host_match(p, "__nv_static_22__5d2c3b06_4_s_cu_s_var__Z2kTPi"));
+        assert!(!host_match(p, "_Z2kSPi"));
+        assert!(host_match("a*b*c", "abc"));
+        assert!(!host_match("a*bc*c", "abc"));
+        assert!(host_match("*", ""));
+    }
 }

@@ -66,6 +66,7 @@ use serde::{Serialize, Serializer};
 
 use super::diag::Diagnostic;
 use super::ptx::{self, PtxError};
+use super::system_lib::{self, FunctionNeeds};
 use crate::cubin::archive;
 use crate::cubin::consts::{EM_CUDA, ET_EXEC};
 use crate::cubin::fatbin::{self, SmArch};
@@ -90,6 +91,9 @@ pub struct InputRequest {
     pub target_suffix: Option<char>,
     /// The ptxas that compiles PTX inputs; None: PTX inputs are fatal.
     pub ptxas: Option<PathBuf>,
+    /// `-keep-system-libraries`: every member of libcudadevrt is linked
+    /// (see [`super::system_lib`]).
+    pub keep_system_libraries: bool,
 }
 
 /// One cubin for the merge phase.
@@ -260,6 +264,9 @@ pub struct InputLoader {
     /// Archives read so far: (file identity, name).
     archives_read: Vec<(FileId, String)>,
     printed: Vec<Printed>,
+    /// Functions the cubins loaded so far define and reference: what pulls
+    /// a system library's member.
+    needs: FunctionNeeds,
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
@@ -323,6 +330,7 @@ impl InputLoader {
             pos: 0,
             archives_read: Vec::new(),
             printed: Vec::new(),
+            needs: FunctionNeeds::default(),
         }
     }
 
@@ -358,8 +366,15 @@ impl InputLoader {
                 self.load_file(&name)
             }
         };
-        if result.is_err() {
-            self.pos = self.plan.len();
+        match &result {
+            Err(_) => self.pos = self.plan.len(),
+            Ok(notes) => {
+                for n in notes {
+                    if let LoadNote::Loaded(c) = n {
+                        self.needs.add(&c.data);
+                    }
+                }
+            }
         }
         Some(result)
     }
@@ -783,11 +798,38 @@ impl InputLoader {
             return self.load_thin_archive(name, data);
         }
         let members = self.archive_members(name, data)?;
+        let system = !self.req.keep_system_libraries && system_lib::is_system_library(name);
         let mut notes = Vec::new();
         for m in members {
-            notes.extend(self.load_member(name, &m.name, m.data)?);
+            let member = self.load_member(name, &m.name, m.data)?;
+            if system && !self.pulls(&member) {
+                notes.push(skipped(
+                    &format!("{name}:{}", m.name),
+                    "member of a system library (cudadevrt) that defines no function the link calls: \
+                     nvlink leaves it out (-keep-system-libraries links it)",
+                ));
+                continue;
+            }
+            if system {
+                // A later member may define what this one calls.
+                for n in &member {
+                    if let LoadNote::Loaded(c) = n {
+                        self.needs.add(&c.data);
+                    }
+                }
+            }
+            notes.extend(member);
         }
         Ok(notes)
+    }
+
+    /// Whether a system library's member, as read, defines a function the
+    /// link calls and nothing else defines.
+    fn pulls(&self, member: &[LoadNote]) -> bool {
+        member.iter().any(|n| match n {
+            LoadNote::Loaded(c) => self.needs.satisfied_by(&c.data).is_some(),
+            LoadNote::Skipped { .. } => false,
+        })
     }
 
     fn load_member(&mut self, archive: &str, member: &str, data: &[u8]) -> StepResult {
@@ -997,10 +1039,7 @@ impl std::fmt::Display for Origin {
             Origin::FatbinEntry { file, arch } => write!(f, "the {arch} entry of fatbin {file}"),
             Origin::HostObject { file, arch } => write!(f, "the {arch} cubin embedded in host object {file}"),
             Origin::ArchiveMember { archive, member, arch } => {
-                write!(
-                    f,
-                    "the {arch} cubin of member {member} of {archive} (nvlink loads every host-object member)"
-                )
+                write!(f, "the {arch} cubin of member {member} of {archive}")
             }
             Origin::JitPtx { file, arch } => write!(f, "PTX in {file} compiled by ptxas for {arch}"),
         }
@@ -1040,6 +1079,7 @@ mod tests {
             target_sm: 90,
             target_suffix: None,
             ptxas: None,
+            keep_system_libraries: false,
         };
         let l = InputLoader::new(req);
         let plan: Vec<(usize, Action)> = l.plan().iter().map(|p| (p.arg, p.action)).collect();

@@ -23,6 +23,7 @@ pub mod ptx;
 pub mod reach;
 pub mod reloc;
 pub mod state;
+pub mod system_lib;
 pub mod uft;
 pub mod uidx;
 pub mod weak;
@@ -54,6 +55,7 @@ pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
         target_sm: target.map(|t| t.sm).unwrap_or(0),
         target_suffix: target.and_then(|t| t.suffix.letter().chars().next()),
         ptxas: find_ptxas(),
+        keep_system_libraries: opts.keep_system_libraries,
     };
     Linker::new(setup, inputs::InputLoader::new(req).in_dir(dir))
 }

@@ -1,0 +1,79 @@
+//! System libraries: nvlink links a member of `libcudadevrt.a` only when it
+//! defines a function the link calls and nothing else defines.
+//!
+//! What nvlink 13.5 does (checked by hand, then pinned by the corpus cases
+//! `cudadevrt_unused_sm90`, `cudadevrt_fake_data_ref_sm90` and
+//! `cudadevrt_fake_func_ref_sm90`):
+//!
+//! * An archive is a system library when its path, as given or as `-l` found
+//!   it, contains `cudadevrt` (case-sensitive, anywhere: a folder
+//!   `cudadevrt_dir/libz.a` counts, `libCUDADEVRT.a` does not).
+//! * Its host-object members are read, but one is linked only when its cubin
+//!   defines a function that an input read before it references and no
+//!   input defines. A reference to a variable does not pull it: the link
+//!   fails with `Undefined reference` even though the member defines it.
+//! * A member that is linked is then an input like any other (its kernels,
+//!   variables and host lists count as any host object's).
+//! * `-keep-system-libraries` links every member, as for other archives.
+//!
+//! A program that uses no dynamic parallelism therefore links nothing of
+//! libcudadevrt, which is what nvcc's `-lcudadevrt` on every device link
+//! relies on.
+
+use std::collections::BTreeSet;
+
+use crate::cubin::consts::{SHN_UNDEF, STB_LOCAL, STT_FUNC};
+use crate::cubin::read;
+
+/// Whether nvlink treats the archive at `path` as a system library.
+pub fn is_system_library(path: &str) -> bool {
+    path.contains("cudadevrt")
+}
+
+/// Function names the inputs read so far define and reference.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct FunctionNeeds {
+    defined: BTreeSet<String>,
+    referenced: BTreeSet<String>,
+}
+
+impl FunctionNeeds {
+    /// Adds the functions one input cubin defines and references.
+    pub fn add(&mut self, cubin: &[u8]) {
+        let Ok(c) = read::parse(cubin) else { return };
+        for s in &c.symbols {
+            if s.sym_type != STT_FUNC || s.binding == STB_LOCAL || s.name.is_empty() {
+                continue;
+            }
+            if s.shndx == SHN_UNDEF {
+                self.referenced.insert(s.name.clone());
+            } else {
+                self.defined.insert(s.name.clone());
+            }
+        }
+    }
+
+    /// The first function `cubin` defines that the link still needs.
+    pub fn satisfied_by(&self, cubin: &[u8]) -> Option<String> {
+        let c = read::parse(cubin).ok()?;
+        c.symbols
+            .iter()
+            .filter(|s| s.sym_type == STT_FUNC && s.binding != STB_LOCAL && s.shndx != SHN_UNDEF)
+            .find(|s| self.referenced.contains(&s.name) && !self.defined.contains(&s.name))
+            .map(|s| s.name.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_library_by_path() {
+        assert!(is_system_library("/usr/local/cuda/lib64/libcudadevrt.a"));
+        assert!(is_system_library("cudadevrt.a"));
+        assert!(is_system_library("x/cudadevrt_dir/libz.a"));
+        assert!(!is_system_library("libCUDADEVRT.a"));
+        assert!(!is_system_library("libcudadev.a"));
+    }
+}
