@@ -33,21 +33,24 @@ fn made_after_merge(name: &str) -> bool {
 /// hand in the corpus outputs, other than functions no kernel reaches (those
 /// are checked against culdb's reachability): `-kernels-used`
 /// (tests/corpus/README.md observation 22), kernels the host objects do not reference
-/// (`k_reset`: the `.nvHRKE` lists, observation 33), an unreferenced
-/// `.shared` variable, and the extern `.shared` array that layout turns into
+/// (`k_reset`, `kB2`, `kSys`: the `.nvHRKE` lists, observation 33), an unreferenced
+/// `.shared` variable, module-level shared variables a final link leaves out, and the extern `.shared` array that layout turns into
 /// dynamic shared memory.
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
+    ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
     ("kernels_used_sm100", &["k_graph", "f_one", "f_three"]),
+    ("shared_module_only_sm90", &["tileA", "tileB"]),
     ("shared_static_sm90", &["s_flag"]),
     ("shared_static_sm100", &["s_flag"]),
     ("shared_dynamic_sm90", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm75", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm90", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm100", &["dyn_smem"]),
+    ("static_kernel_host_sm90", &["_Z3kB2Pi"]),
 ];
 
 /// Whether PTX inputs can be compiled here (a CULDB_PTXAS naming no file counts as none).

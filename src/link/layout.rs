@@ -344,11 +344,6 @@ impl Layout {
             .collect();
         let references = References::of(st);
         let reach: Vec<BTreeSet<SymIdx>> = kernels.iter().map(|k| references.closure(k.kernel)).collect();
-        let prefix = module_vars
-            .iter()
-            .copied()
-            .filter(|v| reach.iter().filter(|r| r.contains(v)).count() > 1)
-            .collect();
         let externs = st
             .all_symbols()
             .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Undefined)
@@ -361,7 +356,7 @@ impl Layout {
             kernels,
             module_vars,
             reach,
-            prefix,
+            prefix: Vec::new(),
             module_size: 0,
             module_align: 1,
             externs,
@@ -399,7 +394,13 @@ impl Layout {
                 }
             },
             Stage::ModuleShared => {
-                self.extern_kernel_sections(st, &mut ev);
+                self.new_kernel_sections(st, &mut ev);
+                self.prefix = self
+                    .module_vars
+                    .iter()
+                    .copied()
+                    .filter(|v| self.reach.iter().filter(|r| r.contains(v)).count() > 1)
+                    .collect();
                 self.module_shared(st, &mut ev);
                 Stage::KernelShared(0)
             }
@@ -674,7 +675,7 @@ impl Layout {
             let k = match shared_of.get(&kernel) {
                 Some(&k) => k,
                 None => {
-                    let k = Self::kernel_section(st, kernel, &name, ev);
+                    let k = Self::kernel_section(st, kernel, &name, "its kernel reaches an extern shared array", ev);
                     shared_of.insert(kernel, k);
                     k
                 }
@@ -744,11 +745,17 @@ impl Layout {
     /// The module shared variables several kernels reach, from offset 0,
     /// largest first (experiment: two kernels calling one function that
     /// uses four `.shared` variables of 100, 52, 16 and 4 bytes get them at
-    /// 0, 0x64, 0x98, 0xa8 in both kernels' memory).
+    /// 0, 0x64, 0x98, 0xa8 in both kernels' memory); of equal sizes, the
+    /// later symbol first (shared_module_only_sm90).
     fn module_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
         let rank = state_rank(st);
         let mut vars = self.prefix.clone();
-        vars.sort_by_key(|v| (std::cmp::Reverse(st.symbol(*v).map(|s| s.size).unwrap_or(0)), rank(*v)));
+        vars.sort_by_key(|v| {
+            (
+                std::cmp::Reverse(st.symbol(*v).map(|s| s.size).unwrap_or(0)),
+                std::cmp::Reverse(rank(*v)),
+            )
+        });
         let mut cur = 0;
         let mut max_align = 1;
         for idx in vars {
@@ -853,11 +860,14 @@ impl Layout {
         });
     }
 
-    /// A final link gives a kernel that reaches an extern shared array and
-    /// has no shared memory of its own a `.nv.shared.<k>` (NOBITS: just the
-    /// reserved part; shared_dynamic_kernels_sm90's k_b: 0x400, aligned 16).
-    fn extern_kernel_sections(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
-        if self.externs.is_empty() {
+    /// A final link gives a kernel that has no shared memory of its own but
+    /// reaches an extern shared array or a module-level shared variable a
+    /// `.nv.shared.<k>` (NOBITS: what it reaches and the reserved part;
+    /// shared_dynamic_kernels_sm90's k_b: 0x400, aligned 16;
+    /// shared_module_only_sm90: two kernels reaching two 0x100-byte
+    /// variables get 0x600 each).
+    fn new_kernel_sections(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        if self.externs.is_empty() && self.module_vars.is_empty() {
             return;
         }
         let references = References::of(st);
@@ -869,18 +879,22 @@ impl Layout {
         kernels.sort_unstable();
         for (_, kernel) in kernels {
             let reach = references.closure(kernel);
-            if !self.externs.keys().any(|x| reach.contains(x)) {
+            let why = if self.externs.keys().any(|x| reach.contains(x)) {
+                "its kernel reaches an extern shared array"
+            } else if self.module_vars.iter().any(|v| reach.contains(v)) {
+                "its kernel reaches a module-level shared variable"
+            } else {
                 continue;
-            }
+            };
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
-            let section = Self::kernel_section(st, kernel, &name, ev);
+            let section = Self::kernel_section(st, kernel, &name, why, ev);
             self.kernels.push(KernelShared { kernel, section });
             self.reach.push(reach);
         }
     }
 
     /// A `.nv.shared.<k>` for a kernel that had none.
-    fn kernel_section(st: &mut LinkState, kernel: SymIdx, name: &str, ev: &mut Vec<LayoutEvent>) -> usize {
+    fn kernel_section(st: &mut LinkState, kernel: SymIdx, name: &str, why: &str, ev: &mut Vec<LayoutEvent>) -> usize {
         // It gets a section symbol with `-r`, and in a final link for sm_90
         // only (generated kernels linked for sm_75, sm_80, sm_86, sm_89,
         // sm_90, sm_100 and sm_120).
@@ -895,7 +909,7 @@ impl Layout {
             SHT_CUDA_SHARED,
             SectionClass::Shared,
             section_symbol,
-            "its kernel reaches an extern shared array",
+            why,
             ev,
         );
         st.sections[k].flags |= SHF_INFO_LINK;
