@@ -13,9 +13,10 @@
 //!   (`archive_hostobj_*`: `m4_func`; `dynpar_cudadevrt_sm90`: the unused
 //!   libcudadevrt wrappers). Variables nothing refers to stay (`m4_data`).
 //! * `-kernels-used=a,b` keeps only the kernels named (README obs. 22).
-//! * When every input comes from a host object and their `.nvHRKE`/`.nvHRKI`
-//!   lists name something, the kernels they do not name go (obs. 33), unless
-//!   `-ignore-host-info`.
+//! * When every input comes from a host object that has a `.nvHRKE` list,
+//!   no host object without relocatable device code was read (obs. 70),
+//!   and the `.nvHRKE`/`.nvHRKI` lists name something, the kernels they do
+//!   not name go (obs. 33), unless `-ignore-host-info`.
 //! * A relocatable link (`-r`) removes nothing.
 
 use std::collections::{BTreeSet, HashMap};
@@ -167,6 +168,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
     let is_kernel = |s: &super::state::OutSymbol| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined();
     // Host-object kernel lists apply when every input comes from a host object.
     let host_lists: Option<Vec<String>> = if setup.ignore_host_info
+        || st.host_lists_incomplete
         || st.inputs.is_empty()
         || st.host_refs.len() < st.inputs.len()
         || st.host_refs.iter().any(|r| r.is_none())

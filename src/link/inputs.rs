@@ -136,10 +136,13 @@ impl HostRefs {
     pub fn of(data: &[u8]) -> Option<HostRefs> {
         let elf = host::parse(data).ok()?;
         let mut r = HostRefs::default();
-        let mut any = false;
+        let mut kernel_list = false;
         for s in &elf.sections {
             let list = match s.name.as_str() {
-                ".nvHRKE" => &mut r.kernels,
+                ".nvHRKE" => {
+                    kernel_list = true;
+                    &mut r.kernels
+                }
                 ".nvHRKI" => &mut r.internal_kernels,
                 ".nvHRDE" => &mut r.data,
                 ".nvHRDI" => &mut r.internal_data,
@@ -147,7 +150,6 @@ impl HostRefs {
                 ".nvHRCI" => &mut r.internal_constants,
                 _ => continue,
             };
-            any = true;
             list.extend(
                 s.data
                     .split(|&b| b == 0)
@@ -155,7 +157,7 @@ impl HostRefs {
                     .map(|n| String::from_utf8_lossy(n).into_owned()),
             );
         }
-        any.then_some(r)
+        kernel_list.then_some(r)
     }
 }
 
@@ -206,6 +208,14 @@ pub enum Origin {
 #[derive(Debug, Clone, Serialize)]
 pub enum LoadNote {
     Loaded(LoadedCubin),
+    /// A host object (or archive member) with no relocatable device code:
+    /// nothing of it is linked, but its host code is, and nvlink cannot
+    /// know what that code launches, so the host objects' kernel lists no
+    /// longer limit the kernels kept (README observation 70).
+    HostCodeOnly {
+        path: String,
+        reason: String,
+    },
     Skipped {
         /// The file, member (`libx.a:m.cubin`) or library (`-lx`).
         path: String,
@@ -671,7 +681,10 @@ impl InputLoader {
                 Ok(s) if !s.is_empty() => "only executable device code (.nv_fatbin), which nvlink ignores",
                 _ => "a host object without device code",
             };
-            return Ok(vec![skipped(name, why)]);
+            return Ok(vec![LoadNote::HostCodeOnly {
+                path: name.to_string(),
+                reason: why.to_string(),
+            }]);
         }
         let refs = HostRefs::of(data);
         let mut notes = Vec::new();
@@ -828,7 +841,7 @@ impl InputLoader {
     fn pulls(&self, member: &[LoadNote]) -> bool {
         member.iter().any(|n| match n {
             LoadNote::Loaded(c) => self.needs.satisfied_by(&c.data).is_some(),
-            LoadNote::Skipped { .. } => false,
+            LoadNote::Skipped { .. } | LoadNote::HostCodeOnly { .. } => false,
         })
     }
 

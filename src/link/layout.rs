@@ -806,11 +806,7 @@ impl Layout {
         let rank = state_rank(st);
         let key = |v: &SymIdx| {
             let size = st.symbol(*v).map(|s| s.size).unwrap_or(0);
-            (
-                std::cmp::Reverse(self.alignment(st, *v)),
-                size,
-                std::cmp::Reverse(rank(*v)),
-            )
+            (std::cmp::Reverse(self.alignment(st, *v)), size, rank(*v))
         };
         pool.sort_by_key(key);
         let section = st.sections[k.section].name.clone();

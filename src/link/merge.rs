@@ -648,7 +648,17 @@ impl InputMerge {
         let class = classify(&s.name, s.sh_type);
         let nobits = is_nobits(s.sh_type);
         let align = s.align.max(1);
-        let (out, created) = match st.section_named(&s.name) {
+        // A local function's code is its input's own, even where another
+        // input has a local function of the same name (ptxas's helpers such
+        // as `__cuda_sm3x_div_rn_noftz_f32_slowpath`: dce_shared_helper_sm90).
+        let local_code = class == SectionClass::Text
+            && self
+                .cubin
+                .symbols
+                .iter()
+                .any(|y| y.shndx as usize == j && y.sym_type == STT_FUNC && y.binding == STB_LOCAL);
+        let existing = if local_code { None } else { st.section_named(&s.name) };
+        let (out, created) = match existing {
             Some(out) => (out, false),
             None => {
                 let out = st.add_section(OutSection {

@@ -95,11 +95,66 @@ enum Stage {
 }
 
 /// Undefined functions nvlink leaves in its output for the CUDA driver,
-/// without a word: the C library calls (corpus `syscalls_printf_malloc_sm90`,
-/// `virtual_funcs_*`) and the `__cuda_syscall*` entry points
-/// (`dynpar_cudadevrt_sm90`).
+/// without a word: a fixed list of names (the C library calls, the CDP
+/// `cnp*` entry points, the device-side graph, fabric and subgrid API; read
+/// from nvlink 13.5 and checked by linking each name: corpus
+/// `driver_names_sm90`; `cudaGraphSetConditional` in the real-world sample
+/// graphConditionalNodes) matched exactly, and the `__cuda_syscall*` entry
+/// points (`dynpar_cudadevrt_sm90`). `mallocx` or `cudaFooBar` are reported.
 pub fn driver_syscall(name: &str) -> bool {
-    matches!(name, "malloc" | "free" | "vprintf" | "__assertfail") || name.starts_with("__cuda_syscall")
+    const DRIVER_NAMES: &[&str] = &[
+        "vprintf",
+        "free",
+        "malloc",
+        "vfprintf",
+        "__assertfail",
+        "__profile",
+        "cnpGetParameterBuffer",
+        "cnpLaunchDevice",
+        "cnpCtxSynchronize",
+        "cnpFuncGetAttribute",
+        "cnpStreamCreate",
+        "cnpStreamDestroy",
+        "cnpStreamWaitEvent",
+        "cnpEventCreate",
+        "cnpEventRecord",
+        "cnpEventDestroy",
+        "cnpDeviceGetName",
+        "cnpDeviceGetAttribute",
+        "cnpGetDeviceCount",
+        "cnpGetDevice",
+        "cnpGetLastError",
+        "cnpSetLastError",
+        "cnpGetCacheConfig",
+        "cnpGetSharedMemConfig",
+        "cnpGetLimit",
+        "cnpDeviceGetTotalMem",
+        "cnpGetParameterBufferV2",
+        "cnpLaunchDeviceV2",
+        "cudaGraphLaunch",
+        "cudaGraphSetConditional",
+        "cudaGraphKernelNodeSetParam",
+        "cudaGraphKernelNodeSetGridDim",
+        "cudaGraphKernelNodeSetEnabled",
+        "cudaFabricOpErrorStatusCount",
+        "cudaFabricOpErrorStatusGet",
+        "cudaResizeSharedMemory",
+        "cudaDeviceMemcpyAsync",
+        "cudaDeviceMemcpyBatchAsync",
+        "cudaGraphKernelNodeUpdatesApply",
+        "cudaSubgridSynchronousWorkspaceInitialize",
+        "cudaSubgridSynchronousWorkspaceCompleteAndFetchWorkItem",
+        "cudaSubgridSynchronousWorkspaceAdvanceWorkset",
+        "cudaSubgridSynchronousWorkspaceGetWorksetUserData",
+        "cudaSubgridWarpSpecializedWorkspaceInitialize",
+        "cudaSubgridWarpSpecializedWorkspaceAdvanceWorkset",
+        "cudaSubgridWarpSpecializedWorkspaceGetWorksetUserData",
+        "cudaSubgridWarpSpecializedWorkspaceFetchWorkItem",
+        "cudaSubgridWarpSpecializedWorkspaceWaitOnWorkItemDependencies",
+        "cudaSubgridWarpSpecializedWorkspaceCompleteWorkItem",
+        "cudaSubgridScheduleManageWarpSpecializedWorkspaceAndDependencies",
+    ];
+    DRIVER_NAMES.contains(&name) || name.starts_with("__cuda_syscall")
 }
 
 /// Undefined names that are not references to check at all: symbols the
@@ -286,6 +341,10 @@ impl Linker {
                             }
                             // The kernels the host code launches, for dead-code elimination.
                             self.state.host_refs.push(host_refs);
+                        }
+                        LoadNote::HostCodeOnly { path, reason } => {
+                            self.state.host_lists_incomplete = true;
+                            ev.push(Event::InputSkipped { path, reason });
                         }
                         LoadNote::Skipped { path, reason, warning } => {
                             ev.push(Event::InputSkipped { path, reason });

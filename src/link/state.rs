@@ -289,6 +289,9 @@ pub struct LinkState {
     /// object it came from, None for a cubin, fatbin or PTX file input.
     /// Dead-code elimination reads the kernel lists (corpus README obs. 33).
     pub host_refs: Vec<Option<super::inputs::HostRefs>>,
+    /// A host object without relocatable device code was read: what its
+    /// host code launches is unknown, so no kernel list limits the kernels.
+    pub host_lists_incomplete: bool,
     /// Strings that open the output's `.strtab`, in order, right after its
     /// leading NUL: the call prototypes that `.nv.callgraph` and
     /// `.nv.prototype` point at by offset (finalize fills it; see
@@ -362,8 +365,18 @@ impl LinkState {
         self.symbol_names.get(name).copied()
     }
 
+    /// The section called `name`: the first one made, unless it was removed
+    /// and a later one of that name stays (two inputs' local helpers,
+    /// dce_shared_helper_sm90).
     pub fn section_named(&self, name: &str) -> Option<usize> {
-        self.section_names.get(name).copied()
+        let first = *self.section_names.get(name)?;
+        if !self.sections[first].removed {
+            return Some(first);
+        }
+        self.sections
+            .iter()
+            .position(|s| !s.removed && s.name == name)
+            .or(Some(first))
     }
 
     /// Adds a local symbol; returns its positive index.
@@ -383,7 +396,7 @@ impl LinkState {
 
     pub fn add_section(&mut self, sec: OutSection) -> usize {
         let idx = self.sections.len();
-        self.section_names.insert(sec.name.clone(), idx);
+        self.section_names.entry(sec.name.clone()).or_insert(idx);
         self.sections.push(sec);
         idx
     }
