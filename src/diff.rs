@@ -466,7 +466,7 @@ fn strict_shifted(
         .skip(1)
         .filter_map(|(i, s)| {
             let size = if is_nobits(s.sh_type) { 0 } else { s.data.len() as u64 };
-            Some((*oa.get(i)?, size, s.align.max(1), format!("section {}", s.name)))
+            Some((*oa.get(i)?, size, s.align.max(1), format!("section [{i}] {}", s.name)))
         })
         .collect();
     let nsec = a.sections.len() as u64;
@@ -511,7 +511,7 @@ fn strict_shifted(
         .iter()
         .enumerate()
         .skip(1)
-        .filter_map(|(i, s)| Some((format!("section {}", s.name), *ob.get(i)?)))
+        .filter_map(|(i, s)| Some((format!("section [{i}] {}", s.name), *ob.get(i)?)))
         .collect();
     if let Some(o) = header_off(b_bytes, 40).filter(|&o| o != 0) {
         actual.push(("section header table".into(), o));
