@@ -293,13 +293,15 @@ fn expected(c: &Case, file: &str) -> String {
 
 /// What the case should load, derived from its file names, cuobjdump's
 /// listings and the corpus README: (name, kind) in nvlink's order.
-fn expected_loads(c: &Case) -> (Vec<(String, &'static str)>, Vec<(String, &'static str)>) {
+/// (input name, kind or skip reason keyword), in order.
+type Loads = Vec<(String, &'static str)>;
+
+fn expected_loads(c: &Case) -> (Loads, Loads) {
     let mut loads = Vec::new();
     let mut skips = Vec::new();
     // A system library's member (README observation 68) is linked only when
     // nvlink's output holds one of the global functions it defines.
     let output = expected(c, "elf/out.cubin.txt");
-    type Loads = Vec<(String, &'static str)>;
     let archive = |name: &str, listing: &str, loads: &mut Loads, skips: &mut Loads| {
         let members = member_listings(listing);
         for (m, text) in &members {
