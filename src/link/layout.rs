@@ -39,6 +39,7 @@ use crate::cubin::consts::*;
 use super::event::Event;
 use super::pipeline::LinkSetup;
 use super::reach::References;
+use super::shared_order;
 use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
 
 /// A layout decision.
@@ -245,6 +246,21 @@ fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
     move |i: SymIdx| if i.0 > 0 { i.0 as i64 } else { locals + (-(i.0 as i64)) }
 }
 
+/// Where each symbol stands in the input that defines it: (input, index in
+/// its symbol table).
+fn input_positions(st: &LinkState) -> std::collections::HashMap<SymIdx, (usize, usize)> {
+    let mut at = std::collections::HashMap::new();
+    for (input, maps) in st.maps.iter().enumerate() {
+        for (j, &m) in maps.map_symbol_index.iter().enumerate() {
+            let idx = SymIdx(m);
+            if st.symbol(idx).is_some_and(|s| s.input == input) {
+                at.entry(idx).or_insert((input, j));
+            }
+        }
+    }
+    at
+}
+
 /// The input section that gave state section `k` its live contents.
 pub fn input_of(st: &LinkState, k: usize) -> Option<(usize, usize)> {
     let sec = st.sections.get(k)?;
@@ -395,6 +411,10 @@ impl Layout {
             },
             Stage::ModuleShared => {
                 self.new_kernel_sections(st, &mut ev);
+                let position = input_positions(st);
+                let mut vars = self.module_vars.clone();
+                vars.sort_by_key(|v| position.get(v).copied());
+                self.module_vars = shared_order::module_order(&vars, |v| st.symbol(*v).map_or(0, |s| s.size));
                 self.prefix = self
                     .module_vars
                     .iter()
@@ -742,20 +762,12 @@ impl Layout {
         }
     }
 
-    /// The module shared variables several kernels reach, from offset 0,
-    /// largest first (experiment: two kernels calling one function that
-    /// uses four `.shared` variables of 100, 52, 16 and 4 bytes get them at
-    /// 0, 0x64, 0x98, 0xa8 in both kernels' memory); of equal sizes, the
-    /// later symbol first (shared_module_only_sm90).
+    /// The module shared variables several kernels reach, from offset 0, in
+    /// the module order (`shared_order`; experiment: two kernels calling one
+    /// function that uses four `.shared` variables of 100, 52, 16 and 4 bytes
+    /// get them at 0, 0x64, 0x98, 0xa8 in both kernels' memory).
     fn module_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
-        let rank = state_rank(st);
-        let mut vars = self.prefix.clone();
-        vars.sort_by_key(|v| {
-            (
-                std::cmp::Reverse(st.symbol(*v).map(|s| s.size).unwrap_or(0)),
-                std::cmp::Reverse(rank(*v)),
-            )
-        });
+        let vars = self.prefix.clone();
         let mut cur = 0;
         let mut max_align = 1;
         for idx in vars {
@@ -778,12 +790,11 @@ impl Layout {
     }
 
     /// One kernel's shared memory: after the common prefix (when it reaches
-    /// any of it), its own variables and the module variables only it
-    /// reaches, by alignment (largest first), then size (smallest first),
-    /// then latest symbol first (corpus shared_static_sm90; experiments: a
-    /// kernel's 32-byte align-16, 8-byte align-8 and 12-byte align-4 arrays
-    /// and a callee's 40-byte align-4 array land at 0, 0x20, 0x28, 0x34).
-    /// The section grows by the reserved shared memory.
+    /// any of it), its own variables in input symbol order and the module
+    /// variables only it reaches, in nvlink's sort by alignment (largest
+    /// first), then size (smallest first) (`shared_order`; corpus
+    /// shared_static_sm90, shared_order_sm90). The section grows by the
+    /// reserved shared memory.
     fn kernel_shared(&mut self, st: &mut LinkState, n: usize, ev: &mut Vec<LayoutEvent>) {
         let Some(k) = self.kernels.get(n).cloned() else { return };
         let reach = self.reach.get(n).cloned().unwrap_or_default();
@@ -793,22 +804,19 @@ impl Layout {
         } else {
             (0, 1)
         };
-        let mut pool: Vec<SymIdx> = st
+        let position = input_positions(st);
+        let mut own: Vec<SymIdx> = st
             .all_symbols()
             .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Section(k.section))
             .map(|(i, _)| i)
             .collect();
-        pool.extend(
+        own.sort_by_key(|v| position.get(v).copied());
+        own.extend(
             self.module_vars
                 .iter()
                 .filter(|v| reach.contains(v) && !self.prefix.contains(v)),
         );
-        let rank = state_rank(st);
-        let key = |v: &SymIdx| {
-            let size = st.symbol(*v).map(|s| s.size).unwrap_or(0);
-            (std::cmp::Reverse(self.alignment(st, *v)), size, rank(*v))
-        };
-        pool.sort_by_key(key);
+        let pool = shared_order::kernel_order(&own, |v| (self.alignment(st, *v), st.symbol(*v).map_or(0, |s| s.size)));
         let section = st.sections[k.section].name.clone();
         for idx in pool {
             let a = self.alignment(st, idx);

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod ptx;
 pub mod reach;
 pub mod reloc;
+pub mod shared_order;
 pub mod state;
 pub mod system_lib;
 pub mod uft;
