@@ -42,6 +42,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
+    ("kernels_used_substring_sm90", &["_Z7k_otherPi"]),
     ("kernels_used_sm100", &["k_graph", "f_one", "f_three"]),
     ("shared_dynamic_sm90", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm75", &["dyn_smem"]),

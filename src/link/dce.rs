@@ -189,7 +189,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
         if s.removed || !is_kernel(s) {
             continue;
         }
-        if !setup.kernels_used.is_empty() && !setup.kernels_used.iter().any(|k| k == &s.name) {
+        if !setup.kernel_used(&s.name) {
             dropped_kernels.push((i, "kernel not named by -kernels-used".into()));
         } else if let Some(names) = &host_lists
             && !names.iter().any(|p| host_match(p, &s.name))

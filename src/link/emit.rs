@@ -1042,7 +1042,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         if f.sym_type == STT_FUNC && f.other & super::reach::STO_ENTRY != 0 && f.is_defined() && !f.removed {
             // `-r` removes no kernel, but names only the `-kernels-used` ones
             // (kernels_used_sm90 linked with -r).
-            if setup.relocatable && !setup.kernels_used.is_empty() && !setup.kernels_used.contains(&f.name) {
+            if setup.relocatable && !setup.kernel_used(&f.name) {
                 continue;
             }
             names.push(format!(".nv.shared.{}", f.name));
@@ -1284,13 +1284,8 @@ impl<'a> NameIndex<'a> {
         // `-r -kernels-used` makes the other kernels' `.nv.info.<k>` as a
         // device function's, in section order (kernels_used_sm90 with -r:
         // `.nv.info.k_graph` after `.nv.constant0.k_graph`).
-        let not_a_kernel = |name: &str| {
-            setup.relocatable
-                && !setup.kernels_used.is_empty()
-                && name
-                    .strip_prefix(".nv.info.")
-                    .is_some_and(|k| !setup.kernels_used.iter().any(|u| u == k))
-        };
+        let not_a_kernel =
+            |name: &str| setup.relocatable && name.strip_prefix(".nv.info.").is_some_and(|k| !setup.kernel_used(k));
         let mut info = HashMap::new();
         for (input, m) in st.maps.iter().enumerate() {
             for (name, at, j) in &m.info_creation {

@@ -49,6 +49,14 @@ pub struct LinkSetup {
 }
 
 impl LinkSetup {
+    /// Whether `-kernels-used` keeps kernel `name`: each value matches any
+    /// kernel whose name contains it, as nvlink's help says (checked:
+    /// `-kernels-used=k_print` keeps `_Z7k_printPi`; corpus
+    /// kernels_used_substring_sm90). Without the option every kernel is used.
+    pub fn kernel_used(&self, name: &str) -> bool {
+        self.kernels_used.is_empty() || self.kernels_used.iter().any(|k| name.contains(k.as_str()))
+    }
+
     pub fn from_options(o: &super::options::LinkOptions) -> Self {
         LinkSetup {
             arch: o.arch.clone().unwrap_or_default(),

@@ -9,10 +9,12 @@
 //! - appends one EIATTR_MIN_STACK_SIZE per kernel (output symbol order):
 //!   the deepest frame-size sum of its call chains, 0xffffffff when one is
 //!   recursive (the kernel then also gets EIATTR_CRS_STACK_SIZE 0xffffffff);
-//! - keeps in EIATTR_EXTERNS only the functions still undefined, drops the
-//!   record when none is left, and gives a kernel the undefined functions
-//!   its calls may reach (virtual_funcs_sm90: `free` through a virtual
-//!   destructor).
+//! - keeps in EIATTR_EXTERNS only the functions still undefined (and
+//!   kernels), drops a function's record when none is left, and gives a
+//!   kernel the names the functions its calls may reach list, in reading
+//!   order (virtual_funcs_sm90: `free` through a virtual destructor); a
+//!   kernel's own record that lost names is rewritten whole in that order
+//!   (corpus externs_order_sm90, README observation 74).
 //!
 //! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
 
@@ -100,13 +102,25 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 .all(|&r| r == 0 || graph::present(st, SymIdx(r as i32)))
     };
     let old: Vec<OutNvInfo> = std::mem::take(&mut st.nvinfo);
-    let mut old_externs: HashMap<SymIdx, Vec<u32>> = HashMap::new();
-    for n in old.iter().filter(|n| n.live && n.entry.attr == code::EXTERNS) {
-        if let (Some(f), Some(Block::Symbols { syms })) = (n.function, n.entry.block()) {
-            let v = old_externs.entry(f).or_default();
-            v.extend(syms.iter().copied().filter(|&s| stays_extern(st, SymIdx(s as i32))));
-        }
-    }
+    // Every function's EXTERNS in reading order (inputs in order, each
+    // input's `.nv.info.<f>` sections in order), kept names only.
+    let externs: Vec<(SymIdx, Vec<u32>)> = old
+        .iter()
+        .filter(|n| n.live && n.entry.attr == code::EXTERNS)
+        .filter_map(|n| match (n.function, n.entry.block()) {
+            (Some(f), Some(Block::Symbols { syms })) => Some((
+                f,
+                syms.iter()
+                    .copied()
+                    .filter(|&s| stays_extern(st, SymIdx(s as i32)))
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| kernels.iter().any(|k| k.kernel == f));
+    // Kernels whose own EXTERNS lost a name that is now defined.
+    let mut resolved: Vec<SymIdx> = Vec::new();
     let mut out: Vec<OutNvInfo> = Vec::new();
     for n in old.into_iter().rev() {
         if !n.live || n.function.is_some_and(|f| !graph::present(st, f)) || !refs_present(st, &n.entry) {
@@ -124,9 +138,13 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 }
             }
             code::EXTERNS => {
+                let kernel = !relocatable && is_kernel(n.function);
                 if let Value::Block(Block::Symbols { syms }) = &mut n.entry.value {
+                    let before = syms.len();
                     syms.retain(|&s| stays_extern(st, SymIdx(s as i32)));
-                    if syms.is_empty() {
+                    if kernel && syms.len() < before {
+                        resolved.extend(n.function);
+                    } else if syms.is_empty() {
                         continue;
                     }
                 }
@@ -138,31 +156,54 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     if !relocatable {
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
-            // What the functions its calls may reach list as externs.
-            let reach = reached_externs(g, k.kernel, &old_externs);
-            let mut listed = false;
-            for n in out.iter_mut().filter(|n| n.function == Some(k.kernel)) {
-                if let Value::Block(Block::Symbols { syms }) = &mut n.entry.value
-                    && n.entry.attr == code::EXTERNS
-                {
-                    listed = true;
-                    for &r in &reach {
-                        if !syms.contains(&r) {
-                            syms.push(r);
+            let own = out
+                .iter()
+                .position(|n| n.function == Some(k.kernel) && n.entry.attr == code::EXTERNS);
+            let record = |syms: Vec<u32>| OutNvInfo {
+                function: Some(k.kernel),
+                entry: Entry {
+                    attr: code::EXTERNS,
+                    value: Value::Block(Block::Symbols { syms }),
+                },
+                input,
+                live: true,
+            };
+            match own {
+                // A record that lost names is rewritten whole, in reading
+                // order (cdpSimpleQuicksort), and goes when nothing is left.
+                // One that lost all its names while the output has no other
+                // kernel goes too, and what the callees list comes in a new
+                // record at the end (virtual_funcs_sm90; externs_order_sm90
+                // and experiments: a second kernel anywhere in the output,
+                // not one -kernels-used drops, keeps the record in place).
+                Some(i) if resolved.contains(&k.kernel) => {
+                    let emptied = matches!(out[i].entry.block(), Some(Block::Symbols { syms }) if syms.is_empty());
+                    let all = reached_externs(g, k.kernel, &externs, true);
+                    if all.is_empty() || (emptied && kernels.len() < 2) {
+                        out.remove(i);
+                        if !all.is_empty() {
+                            out.push(record(all));
+                        }
+                    } else {
+                        out[i].entry.value = Value::Block(Block::Symbols { syms: all });
+                    }
+                }
+                // An intact record gets what the callees list after its own.
+                Some(i) => {
+                    if let Value::Block(Block::Symbols { syms }) = &mut out[i].entry.value {
+                        for r in reached_externs(g, k.kernel, &externs, false) {
+                            if !syms.contains(&r) {
+                                syms.push(r);
+                            }
                         }
                     }
                 }
-            }
-            if !listed && !reach.is_empty() {
-                out.push(OutNvInfo {
-                    function: Some(k.kernel),
-                    entry: Entry {
-                        attr: code::EXTERNS,
-                        value: Value::Block(Block::Symbols { syms: reach }),
-                    },
-                    input,
-                    live: true,
-                });
+                None => {
+                    let reach = reached_externs(g, k.kernel, &externs, false);
+                    if !reach.is_empty() {
+                        out.push(record(reach));
+                    }
+                }
             }
             if k.stack.is_none() {
                 let crs = out
@@ -210,33 +251,20 @@ fn stays_extern(st: &LinkState, i: SymIdx) -> bool {
         .is_some_and(|y| !y.removed && (!y.is_defined() || graph::is_kernel(st, i)))
 }
 
-/// The externs a kernel inherits: each function its calls may reach gives
-/// its own (kept) EXTERNS, callees before callers (depth first, in the
-/// order nvlink lists callees), each symbol once.
-fn reached_externs(g: &Graph, k: SymIdx, externs: &HashMap<SymIdx, Vec<u32>>) -> Vec<u32> {
+/// The externs kernel `k` lists: the kept EXTERNS of every function its calls
+/// may reach (and its own when `with_own`), records in reading order, each
+/// name once (helper experiments: linking the same objects in another order
+/// reorders the list; cdpSimpleQuicksort, cdpAdvancedQuicksort).
+fn reached_externs(g: &Graph, k: SymIdx, externs: &[(SymIdx, Vec<u32>)], with_own: bool) -> Vec<u32> {
+    let reach: std::collections::HashSet<SymIdx> = g.reachable(k).into_iter().collect();
     let mut out: Vec<u32> = Vec::new();
-    let mut seen = std::collections::HashSet::from([k]);
-    let add = |out: &mut Vec<u32>, f: SymIdx| {
-        for &s in externs.get(&f).into_iter().flatten() {
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-    };
-    // Iterative post-order: (node, children pushed).
-    let mut stack: Vec<(SymIdx, bool)> = g.successors(k).into_iter().rev().map(|f| (f, false)).collect();
-    while let Some((f, expanded)) = stack.pop() {
-        if expanded {
-            add(&mut out, f);
-            continue;
-        }
-        if !seen.insert(f) {
-            continue;
-        }
-        stack.push((f, true));
-        for c in g.successors(f).into_iter().rev() {
-            if !seen.contains(&c) {
-                stack.push((c, false));
+    for (f, syms) in externs {
+        let counts = if *f == k { with_own } else { reach.contains(f) };
+        if counts {
+            for &s in syms {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
             }
         }
     }
