@@ -1085,10 +1085,12 @@ impl Layout {
             } else if i.0 > 0 && s.sym_type != STT_SECTION && param_bank(st, s) && !preserve_relocs {
                 // `-preserve-relocs` keeps it (preserve_relocs_sm75: `_param`).
                 Some("local symbol of a kernel's parameter bank")
-            } else if s.sym_type == STT_SECTION
-                && matches!(s.place, Place::Section(k) if module_sections.contains(&k) && st.sections[k].removed)
+            } else if s.sym_type == STT_SECTION && matches!(s.place, Place::Section(k) if module_sections.contains(&k))
             {
-                Some("its section is left out")
+                // Also when the section stays for an extern array (the
+                // real-world sample shfl_scan: its `.nv_debug.shared` held a
+                // device function's static array; module_shared_extern_sm90).
+                Some("module-level shared section: left out, or kept without its symbol")
             } else {
                 None
             };
