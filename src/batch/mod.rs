@@ -130,23 +130,37 @@ fn in_dir(dir: &Path, path: &str) -> PathBuf {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, renamed into
-/// place, so that a failed write leaves no partial file.
+/// Writes `bytes` to `path` as careful linkers do: through a temporary file
+/// beside the target, persisted over it only on success (a failed write
+/// leaves no partial file and no temporary one); a symbolic link is
+/// followed; a target that is not a regular file (`/dev/null`, a FIFO) is
+/// written in place, never replaced.
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let mut tmp = path.as_os_str().to_owned();
-    // The counter keeps two writers of one process apart.
-    tmp.push(format!(
-        ".culdb-{}-{}.tmp",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let tmp = PathBuf::from(tmp);
-    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    use std::io::Write;
+    let target = match std::fs::read_link(path) {
+        Ok(to) if to.is_relative() => path.parent().map_or(to.clone(), |d| d.join(&to)),
+        Ok(to) => to,
+        Err(_) => path.to_path_buf(),
+    };
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+        return std::fs::OpenOptions::new().write(true).open(&target)?.write_all(bytes);
     }
-    r
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".culdb-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // As File::create: 0666 less the umask.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(&target).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The result of one job, as the JSON report gives it.
