@@ -623,7 +623,14 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     let ix = NameIndex::new(st, setup);
     fns.sort_by_key(|(f, _)| {
         let name = format!(".nv.info.{}", st.symbol_name(*f));
-        (name_key(st, &ix, &name, false), sym_out(*f))
+        // Where the function's own input made it: two inputs' local
+        // helpers of one name each have theirs (the real-world sample
+        // eigenvalues: `__cuda_sm3x_div_rn_noftz_f32_slowpath`).
+        let own = st
+            .symbol(*f)
+            .and_then(|s| ix.info_by_input.get(&(s.input, name.clone())))
+            .map(|&at| (2, st.symbol(*f).map_or(0, |s| s.input), at, 0));
+        (own.unwrap_or_else(|| name_key(st, &ix, &name, false)), sym_out(*f))
     });
     for (f, entries) in fns {
         let name = format!(".nv.info.{}", st.symbol_name(f));
@@ -1275,6 +1282,8 @@ type NameKey = (u8, usize, Created, i64);
 struct NameIndex<'a> {
     /// `.nv.info.<fn>` → the first input that has it, and when it was made.
     info: HashMap<&'a str, (usize, Created)>,
+    /// (input, `.nv.info.<fn>`) → when that input made it.
+    info_by_input: HashMap<(usize, String), Created>,
     /// (section, RELA?) → the index of its first relocation record.
     first_reloc: HashMap<(usize, bool), usize>,
 }
@@ -1287,6 +1296,7 @@ impl<'a> NameIndex<'a> {
         let not_a_kernel =
             |name: &str| setup.relocatable && name.strip_prefix(".nv.info.").is_some_and(|k| !setup.kernel_used(k));
         let mut info = HashMap::new();
+        let mut info_by_input = HashMap::new();
         for (input, m) in st.maps.iter().enumerate() {
             for (name, at, j) in &m.info_creation {
                 let at = if at.0 == 0 && not_a_kernel(name) {
@@ -1295,13 +1305,18 @@ impl<'a> NameIndex<'a> {
                     *at
                 };
                 info.entry(name.as_str()).or_insert((input, at));
+                info_by_input.entry((input, name.clone())).or_insert(at);
             }
         }
         let mut first_reloc = HashMap::new();
         for (n, r) in st.relocs.iter().enumerate() {
             first_reloc.entry((r.section, r.rela)).or_insert(n);
         }
-        NameIndex { info, first_reloc }
+        NameIndex {
+            info,
+            info_by_input,
+            first_reloc,
+        }
     }
 }
 
