@@ -153,6 +153,16 @@ enum Stage {
     Done,
 }
 
+/// Why a final link makes a `.nv.shared.<k>` for a kernel that had none: it
+/// has a section symbol on every architecture for a module-level variable,
+/// on sm_90 only for an extern array alone (generated kernels on sm_75,
+/// sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; shared_module_only_sm75).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NewSection {
+    ModuleVariable,
+    ExternArray,
+}
+
 /// A kernel with its own shared section.
 #[derive(Debug, Clone)]
 struct KernelShared {
@@ -695,7 +705,7 @@ impl Layout {
             let k = match shared_of.get(&kernel) {
                 Some(&k) => k,
                 None => {
-                    let k = Self::kernel_section(st, kernel, &name, "its kernel reaches an extern shared array", ev);
+                    let k = Self::kernel_section(st, kernel, &name, NewSection::ExternArray, ev);
                     shared_of.insert(kernel, k);
                     k
                 }
@@ -883,30 +893,39 @@ impl Layout {
         kernels.sort_unstable();
         for (_, kernel) in kernels {
             let reach = references.closure(kernel);
-            let why = if self.externs.keys().any(|x| reach.contains(x)) {
-                "its kernel reaches an extern shared array"
-            } else if self.module_vars.iter().any(|v| reach.contains(v)) {
-                "its kernel reaches a module-level shared variable"
+            let reason = if self.module_vars.iter().any(|v| reach.contains(v)) {
+                NewSection::ModuleVariable
+            } else if self.externs.keys().any(|x| reach.contains(x)) {
+                NewSection::ExternArray
             } else {
                 continue;
             };
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
-            let section = Self::kernel_section(st, kernel, &name, why, ev);
+            let section = Self::kernel_section(st, kernel, &name, reason, ev);
             self.kernels.push(KernelShared { kernel, section });
             self.reach.push(reach);
         }
     }
 
     /// A `.nv.shared.<k>` for a kernel that had none.
-    fn kernel_section(st: &mut LinkState, kernel: SymIdx, name: &str, why: &str, ev: &mut Vec<LayoutEvent>) -> usize {
-        // It gets a section symbol with `-r`, and in a final link for sm_90
-        // only (generated kernels linked for sm_75, sm_80, sm_86, sm_89,
-        // sm_90, sm_100 and sm_120).
+    fn kernel_section(
+        st: &mut LinkState,
+        kernel: SymIdx,
+        name: &str,
+        reason: NewSection,
+        ev: &mut Vec<LayoutEvent>,
+    ) -> usize {
+        // It gets a section symbol with `-r`, and in a final link for a
+        // module-level variable, or for sm_90 (see `NewSection`).
         let sm = st
             .symbol(kernel)
             .and_then(|f| st.inputs.get(f.input))
             .map_or(0, |i| i.sm);
-        let section_symbol = st.relocatable || (90..100).contains(&sm);
+        let section_symbol = st.relocatable || (90..100).contains(&sm) || reason == NewSection::ModuleVariable;
+        let why = match reason {
+            NewSection::ModuleVariable => "its kernel reaches a module-level shared variable",
+            NewSection::ExternArray => "its kernel reaches an extern shared array",
+        };
         let k = Self::ensure_nobits(
             st,
             &format!(".nv.shared.{name}"),
@@ -1066,10 +1085,10 @@ impl Layout {
             }
         }
         let param_bank = |st: &LinkState, s: &OutSymbol| match s.place {
-            Place::Section(k) => st
-                .sections
-                .get(k)
-                .is_some_and(|x| x.class == SectionClass::Constant(0) && x.name.starts_with(".nv.constant0.")),
+            Place::Section(k) => st.sections.get(k).is_some_and(|x| {
+                (x.class == SectionClass::Constant(0) && x.name.starts_with(".nv.constant0."))
+                    || (x.class == SectionClass::Constant(2) && x.name.starts_with(".nv.constant2."))
+            }),
             _ => false,
         };
         let mut drops = Vec::new();

@@ -24,6 +24,10 @@ pub struct InputTables {
     pub strings: BTreeMap<u32, String>,
     /// (state symbol, prototype string), in section order.
     pub prototypes: Vec<(SymIdx, String)>,
+    /// The strings in the order the input's records refer to them (call
+    /// graph, then `.nv.prototype`): the order nvlink names them in
+    /// (README observation 80).
+    pub order: Vec<String>,
 }
 
 /// Reads the tables of input `i` (nothing for an input that no longer parses).
@@ -39,8 +43,10 @@ pub fn input_tables(st: &LinkState, i: usize) -> InputTables {
         .map(|s| &s.data[..])
         .unwrap_or(&[]);
     let want = |off: u32, out: &mut InputTables| {
-        if let Some(s) = read::string_at(strtab, off as usize) {
-            out.strings.insert(off, s.to_string());
+        if let Some(s) = read::string_at(strtab, off as usize)
+            && out.strings.insert(off, s.to_string()).is_none()
+        {
+            out.order.push(s.to_string());
         }
     };
     for e in st.callgraph.iter().filter(|e| e.input == i) {

@@ -23,7 +23,7 @@ pub fn prototype_strings(tables: &[InputTables]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for t in tables {
-        for s in t.strings.values() {
+        for s in &t.order {
             if seen.insert(s.clone()) {
                 out.push(s.clone());
             }

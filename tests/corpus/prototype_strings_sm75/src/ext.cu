@@ -1,0 +1,1 @@
+__device__ double ext_fn(double x, char c) { return x + c; }

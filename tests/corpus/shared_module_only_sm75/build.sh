@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -euo pipefail
+"$CUDA_BIN/nvcc" -arch=sm_75 -rdc=true --cubin src/m.cu -o m.cubin
