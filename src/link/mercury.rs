@@ -72,6 +72,8 @@ pub const R_MERCURY_64: u32 = 0x1_0002;
 pub fn kept_type(rtype: u32) -> u32 {
     match rtype {
         0x1_0032 => R_MERCURY_64,
+        0x1_003e => 0x1_0005,
+        0x1_003f => 0x1_0006,
         t => t,
     }
 }
@@ -1140,10 +1142,11 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         }
         // The unknown stack size finalize gives a recursive kernel goes last
         // here too (recursion_stack_sm100: `k_rec`).
-        if let Some(crs) = classic.iter().find(|e| e.attr == code::CRS_STACK_SIZE)
-            && !entries.iter().any(|e| e.attr == code::CRS_STACK_SIZE)
-        {
-            entries.push(crs.clone());
+        if let Some(crs) = classic.iter().find(|e| e.attr == code::CRS_STACK_SIZE) {
+            match entries.iter_mut().find(|e| e.attr == code::CRS_STACK_SIZE) {
+                Some(e) => *e = crs.clone(),
+                None => entries.push(crs.clone()),
+            }
         }
         c.sections[i].data = NvInfo {
             entries,
@@ -1289,9 +1292,14 @@ fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
         }
     }
     let rank = |off: u32| first_named.iter().position(|&x| x == off).unwrap_or(usize::MAX);
+    strings.retain(|&(off, _)| rank(off) != usize::MAX);
     strings.sort_by_key(|&(off, _)| rank(off));
     let mut moved: HashMap<u32, u32> = HashMap::new();
     for (off, s) in strings {
+        if s.is_empty() {
+            moved.insert(off, 0);
+            continue;
+        }
         moved.insert(off, strtab.len() as u32);
         strtab.extend_from_slice(s);
         strtab.push(0);
