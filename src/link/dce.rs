@@ -181,7 +181,14 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             .flatten()
             .flat_map(|r| r.kernels.iter().chain(&r.internal_kernels).cloned())
             .collect();
-        (!names.is_empty()).then_some(names)
+        // A system library's lists (libcudadevrt's static kernels) count
+        // only once another host object's lists name something.
+        let named = st
+            .host_refs
+            .iter()
+            .flatten()
+            .any(|r| !r.system_library && (!r.kernels.is_empty() || !r.internal_kernels.is_empty()));
+        named.then_some(names)
     };
     let mut dropped_kernels: Vec<(SymIdx, String)> = Vec::new();
     let mut roots: Vec<SymIdx> = Vec::new();

@@ -129,6 +129,10 @@ pub struct HostRefs {
     /// `.nvHRCE` / `.nvHRCI`: `__constant__` variables.
     pub constants: Vec<String>,
     pub internal_constants: Vec<String>,
+    /// From a member of a system library (libcudadevrt): its lists name
+    /// kernels to keep, but do not by themselves limit the kernels kept
+    /// (README observation 82).
+    pub system_library: bool,
 }
 
 impl HostRefs {
@@ -815,6 +819,16 @@ impl InputLoader {
         let mut notes = Vec::new();
         for m in members {
             let member = self.load_member(name, &m.name, m.data)?;
+            let mut member = member;
+            if system {
+                for n in &mut member {
+                    if let LoadNote::Loaded(c) = n
+                        && let Some(r) = &mut c.host_refs
+                    {
+                        r.system_library = true;
+                    }
+                }
+            }
             if system && !self.pulls(&member) {
                 notes.push(skipped(
                     &format!("{name}:{}", m.name),
