@@ -88,6 +88,8 @@ pub mod code {
     pub const SHARED_SCRATCH: u8 = 0x32;
     pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
     pub const CUDA_API_VERSION: u8 = 0x37;
+    /// EIATTR_NUM_MBARRIERS (56): a function's mbarrier count (16-bit).
+    pub const NUM_MBARRIERS: u8 = 0x38;
     pub const MBARRIER_INSTR_OFFSETS: u8 = 0x39;
     pub const COROUTINE_RESUME_ID_OFFSETS: u8 = 0x3a;
     pub const SAM_REGION_STACK_SIZE: u8 = 0x3b;

@@ -17,7 +17,8 @@
 //!   no host object without relocatable device code was read (obs. 70),
 //!   and the `.nvHRKE`/`.nvHRKI` lists name something, the kernels they do
 //!   not name go (obs. 33), unless `-ignore-host-info`.
-//! * A relocatable link (`-r`) removes nothing.
+//! * A relocatable link (`-r`) removes nothing, and neither does `-g`
+//!   (debug_no_dce_sm90: not even what `-kernels-used` leaves out).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
@@ -103,7 +104,7 @@ impl Dce {
         }
         if !self.planned {
             self.planned = true;
-            if !setup.relocatable {
+            if !setup.relocatable && !setup.debug {
                 self.dead = plan(st, setup);
                 self.referenced = undefined_referenced(st);
             }

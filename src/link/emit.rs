@@ -74,6 +74,14 @@ fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
         let (input, (phase, i, _)) = section_created(st, text);
         return (input, (phase, i, 3));
     }
+    // `.nv_debug.shared` made for an extern array (its section symbol kept
+    // by -g) is made where nvlink met the array (debug_extern_shared_sm90).
+    if st.sections[k].contributions.is_empty()
+        && st.sections[k].name == ".nv_debug.shared"
+        && let Some((input, j)) = first_symbol_in(st, k)
+    {
+        return (input, (1, j, 0));
+    }
     match st.sections.get(k).and_then(|s| s.contributions.first()) {
         Some(c) => {
             let at = st

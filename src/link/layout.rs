@@ -440,7 +440,7 @@ impl Layout {
             }
             Stage::KernelShared(_) => Stage::ExternShared,
             Stage::ExternShared => {
-                self.extern_shared(st, &mut ev);
+                self.extern_shared(st, setup.debug, &mut ev);
                 Stage::ReservedShared
             }
             Stage::ReservedShared => {
@@ -448,7 +448,7 @@ impl Layout {
                 Stage::Prune
             }
             Stage::Prune => {
-                self.prune(st, setup.preserve_relocs, &mut ev);
+                self.prune(st, setup.preserve_relocs, setup.debug, &mut ev);
                 Stage::Done
             }
             Stage::Done => Stage::Done,
@@ -796,6 +796,12 @@ impl Layout {
             });
         }
         self.module_size = cur;
+        // `.nv_debug.shared` is aligned for its extern arrays too, and the
+        // kernels using the prefix take that alignment (generated kernels:
+        // 16, not the variables' 4).
+        for x in self.externs.keys() {
+            max_align = max_align.max(st.input_values.get(x).copied().unwrap_or(1).max(1));
+        }
         self.module_align = max_align;
     }
 
@@ -940,9 +946,28 @@ impl Layout {
         k
     }
 
-    fn extern_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+    fn extern_shared(&mut self, st: &mut LinkState, debug: bool, ev: &mut Vec<LayoutEvent>) {
         if self.externs.is_empty() {
             return;
+        }
+        if debug {
+            // -g puts each extern array at one offset, the largest any kernel
+            // reaching it needs; those kernels grow to it (the real-world
+            // samples reduction, threadFenceReduction with -G).
+            let cap = st
+                .lookup(RESERVED_CAP)
+                .and_then(|i| st.symbol(i))
+                .map(|s| s.value)
+                .unwrap_or(0);
+            for (&x, &need) in &self.externs {
+                for k in &self.kernels {
+                    if let Some(at) = self.extern_at.get_mut(&(x, k.kernel)) {
+                        *at = need;
+                        let sec = &mut st.sections[k.section];
+                        sec.size = sec.size.max(need + cap);
+                    }
+                }
+            }
         }
         // Each function's code sees the array where the kernels reaching it
         // have it (shared_dynamic_kernels_sm90: dyn_sum, reached from k_c
@@ -968,7 +993,7 @@ impl Layout {
             MODULE_SHARED,
             SHT_CUDA_SHARED,
             SectionClass::Shared,
-            false,
+            debug,
             "dynamic shared arrays are placed there",
             ev,
         );
@@ -1044,7 +1069,7 @@ impl Layout {
         }
     }
 
-    fn prune(&self, st: &mut LinkState, preserve_relocs: bool, ev: &mut Vec<LayoutEvent>) {
+    fn prune(&self, st: &mut LinkState, preserve_relocs: bool, debug: bool, ev: &mut Vec<LayoutEvent>) {
         // Module shared sections: their variables now live in the kernels'.
         let module_sections: BTreeSet<usize> = st
             .sections
@@ -1069,8 +1094,20 @@ impl Layout {
                     .map(|s| s.value)
                     .unwrap_or(0)
             };
+            let cap = st
+                .lookup(RESERVED_CAP)
+                .and_then(|i| st.symbol(i))
+                .map(|s| s.value)
+                .unwrap_or(0);
+            // -g keeps it for extern arrays or variables several kernels
+            // share, sized to them and the reserved part (the real-world
+            // samples clock, template with -G: 0x400).
+            let keep_debug = debug && (keeps_externs || !self.prefix.is_empty());
             let sec = &mut st.sections[k];
-            if keeps_externs {
+            if keep_debug {
+                sec.size = self.module_size + cap;
+                sec.data.clear();
+            } else if keeps_externs {
                 sec.size = size;
                 sec.data.clear();
             } else {
@@ -1099,12 +1136,13 @@ impl Layout {
             let reason = if s.place == Place::Undefined && (s.name.starts_with("__UFT") || s.name.starts_with("__UDT"))
             {
                 Some("unified-table placeholder, no unified table is built")
-            } else if is_shared_var(s) {
+            } else if is_shared_var(s) && !debug {
                 Some("shared variable: laid out in the kernels' shared memory")
             } else if i.0 > 0 && s.sym_type != STT_SECTION && param_bank(st, s) && !preserve_relocs {
                 // `-preserve-relocs` keeps it (preserve_relocs_sm75: `_param`).
                 Some("local symbol of a kernel's parameter bank")
-            } else if s.sym_type == STT_SECTION && matches!(s.place, Place::Section(k) if module_sections.contains(&k))
+            } else if s.sym_type == STT_SECTION
+                && matches!(s.place, Place::Section(k) if module_sections.contains(&k) && (!debug || st.sections[k].removed))
             {
                 // Also when the section stays for an extern array (the
                 // real-world sample shfl_scan: its `.nv_debug.shared` held a
@@ -1115,6 +1153,22 @@ impl Layout {
             };
             if let Some(r) = reason {
                 drops.push((i, r));
+            }
+        }
+        if debug {
+            // -g keeps the shared variables' symbols: a module-level one only
+            // one kernel reaches moves into that kernel's section as a local
+            // (keeping its place in the symbol table); one several reach
+            // stays in `.nv_debug.shared` (debug_shared_symbols_sm90).
+            for v in self.module_vars.iter().filter(|v| !self.prefix.contains(v)) {
+                let owners: Vec<usize> = (0..self.kernels.len()).filter(|&n| self.reach[n].contains(v)).collect();
+                if let [n] = owners[..] {
+                    let sec = self.kernels[n].section;
+                    if let Some(s) = st.symbol_mut(*v) {
+                        s.place = Place::Section(sec);
+                        s.binding = STB_LOCAL;
+                    }
+                }
             }
         }
         for (i, reason) in drops {

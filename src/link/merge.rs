@@ -1032,8 +1032,11 @@ impl InputMerge {
         let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
         for r in &s.relocs {
             // An incoming definition that lost: its debug relocations go (an
-            // existing one that lost keeps them: see `replace_function`).
-            if debug && self.is_discarded(st, r.sym) {
+            // existing one that lost keeps them: see `replace_function`),
+            // except in `.debug_info` and `.debug_loc`, which keep them
+            // against the winner (debug_weak_template_sm90).
+            let tname = self.cubin.sections[target].name.as_str();
+            if debug && self.is_discarded(st, r.sym) && !matches!(tname, ".debug_info" | ".debug_loc") {
                 ev.push(Event::RelocDropped {
                     input: self.input,
                     in_section: j,

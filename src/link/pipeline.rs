@@ -46,6 +46,8 @@ pub struct LinkSetup {
     /// The folder relative file names given in options (`-uidx`) are read
     /// from; None for the current folder.
     pub base_dir: Option<std::path::PathBuf>,
+    /// `-g`.
+    pub debug: bool,
 }
 
 impl LinkSetup {
@@ -78,6 +80,7 @@ impl LinkSetup {
                     .and_then(crate::arch::lookup)
                     .is_some_and(|p| p.is_mercury()),
             base_dir: None,
+            debug: o.debug,
         }
     }
 }

@@ -118,6 +118,19 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             _ => None,
         })
         .collect();
+    // Which functions had which of the records a kernel can inherit, in
+    // reading order (the order the kernel gets them in, below).
+    let inherited = [code::NUM_BARRIERS, code::NUM_MBARRIERS, code::EXTERNS];
+    let givers: Vec<(SymIdx, u8)> = old
+        .iter()
+        .filter(|n| n.live && inherited.contains(&n.entry.attr))
+        .filter_map(|n| Some((n.function?, n.entry.attr)))
+        .collect();
+    let barriers: Vec<(SymIdx, u8, u32)> = old
+        .iter()
+        .filter(|n| n.live && matches!(n.entry.attr, code::NUM_BARRIERS | code::NUM_MBARRIERS))
+        .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
+        .collect();
     let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| kernels.iter().any(|k| k.kernel == f));
     // Kernels whose own EXTERNS lost a name that is now defined.
     let mut resolved: Vec<SymIdx> = Vec::new();
@@ -154,6 +167,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         out.push(n);
     }
     if !relocatable {
+        propagate_barriers(st, g, kernels, &barriers, &mut out);
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
             let own = out
@@ -240,7 +254,100 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             });
         }
     }
+    if !relocatable && kernels.len() > 1 {
+        order_inherited(g, kernels, &givers, &inherited, &mut out);
+    }
     st.nvinfo = out;
+}
+
+/// EIATTR_NUM_BARRIERS (the largest) and EIATTR_NUM_MBARRIERS (the sum, each
+/// function once) over a kernel and the functions it may call, indirect
+/// calls included; when the output has one kernel, over every function in
+/// it. A kernel's own record is updated in place, a missing one appended;
+/// other functions keep theirs (corpus barriers_*_sm90, mbarriers_sum_sm90;
+/// the real-world -G samples).
+fn propagate_barriers(
+    st: &LinkState,
+    g: &Graph,
+    kernels: &[KernelProps],
+    barriers: &[(SymIdx, u8, u32)],
+    out: &mut Vec<OutNvInfo>,
+) {
+    let everything: Vec<SymIdx> = g.funcs.iter().copied().filter(|&f| graph::present(st, f)).collect();
+    for k in kernels {
+        let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
+        let counted: Vec<SymIdx> = if kernels.len() == 1 {
+            everything.clone()
+        } else {
+            let mut v = vec![k.kernel];
+            v.extend(g.reachable(k.kernel).into_iter().filter(|f| *f != k.kernel));
+            v
+        };
+        for attr in [code::NUM_BARRIERS, code::NUM_MBARRIERS] {
+            let values = barriers
+                .iter()
+                .filter(|(f, a, _)| *a == attr && counted.contains(f))
+                .map(|(_, _, v)| *v);
+            let entry = if attr == code::NUM_BARRIERS {
+                match values.max() {
+                    Some(v) => Entry::bval(attr, v as u8),
+                    None => continue,
+                }
+            } else {
+                let v: Vec<u32> = values.collect();
+                if v.is_empty() {
+                    continue;
+                }
+                Entry::hval(attr, v.iter().sum::<u32>() as u16)
+            };
+            match out
+                .iter_mut()
+                .find(|n| n.function == Some(k.kernel) && n.entry.attr == attr)
+            {
+                Some(n) => n.entry = entry,
+                None => out.push(OutNvInfo {
+                    function: Some(k.kernel),
+                    entry,
+                    input,
+                    live: true,
+                }),
+            }
+        }
+    }
+}
+
+/// With several kernels, the records a kernel inherits (barrier counts,
+/// EXTERNS) that it did not have come in the reading order of the first
+/// function it reaches that had each (multi_kernel_order_sm90; the
+/// real-world sample dmmaTensorCoreGemm with -G).
+fn order_inherited(
+    g: &Graph,
+    kernels: &[KernelProps],
+    givers: &[(SymIdx, u8)],
+    inherited: &[u8],
+    out: &mut [OutNvInfo],
+) {
+    for k in kernels {
+        let reach = g.reachable(k.kernel);
+        let key = |attr: u8| {
+            givers
+                .iter()
+                .position(|(f, a)| *a == attr && reach.contains(f))
+                .unwrap_or(usize::MAX)
+        };
+        let slots: Vec<usize> = (0..out.len())
+            .filter(|&n| {
+                out[n].function == Some(k.kernel)
+                    && inherited.contains(&out[n].entry.attr)
+                    && !givers.contains(&(k.kernel, out[n].entry.attr))
+            })
+            .collect();
+        let mut records: Vec<OutNvInfo> = slots.iter().map(|&n| out[n].clone()).collect();
+        records.sort_by_key(|r| key(r.entry.attr));
+        for (n, r) in slots.into_iter().zip(records) {
+            out[n] = r;
+        }
+    }
 }
 
 /// An EXTERNS symbol nvlink keeps in an executable: one still undefined, or

@@ -128,6 +128,9 @@ impl Finalize {
         let fin = |e: FinalizeEvent| Event::Finalize(e);
         self.stage = match std::mem::replace(&mut self.stage, Stage::Done) {
             Stage::ReadInputs => {
+                if setup.debug && !setup.relocatable {
+                    debug_shared_symbols(st);
+                }
                 self.tables = (0..st.inputs.len()).map(|i| graph::input_tables(st, i)).collect();
                 Stage::Graph
             }
@@ -482,4 +485,39 @@ fn edg_style(d: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// A `-g` final link keeps the shared variables' symbols, as plain OBJECTs
+/// (st_other 0): a static one's value counts the reserved shared memory
+/// before it, an extern array's only when `.nv_debug.shared` holds static
+/// variables (debug_shared_symbols_sm90, debug_extern_shared_sm90). Done
+/// after relocation, whose fields take the offsets without the cap.
+fn debug_shared_symbols(st: &mut LinkState) {
+    use crate::cubin::consts::{STT_OBJECT, STT_SECTION};
+    use crate::link::pipeline::STO_SHARED;
+    let cap = st
+        .lookup(".nv.reservedSmem.cap")
+        .and_then(|i| st.symbol(i))
+        .map(|s| s.value)
+        .unwrap_or(0);
+    let module = st.section_named(".nv_debug.shared");
+    let vars: Vec<SymIdx> = st
+        .all_symbols()
+        .filter(|(_, s)| !s.removed && s.other & 0xe0 == STO_SHARED && s.sym_type != STT_SECTION)
+        .map(|(i, _)| i)
+        .collect();
+    let module_static = vars.iter().any(|&i| {
+        st.symbol(i)
+            .is_some_and(|s| s.size > 0 && module.is_some_and(|m| s.place == super::state::Place::Section(m)))
+    });
+    for i in vars {
+        if let Some(s) = st.symbol_mut(i) {
+            let is_extern = s.size == 0;
+            if !is_extern || module_static {
+                s.value += cap;
+            }
+            s.other &= !0xe0;
+            s.sym_type = STT_OBJECT;
+        }
+    }
 }
