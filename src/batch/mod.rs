@@ -115,6 +115,15 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
             let d = Diagnostic::fatal(format!("Could not open output file '{path}': {e}"));
             emit(Emit::Stderr(&d.line()));
             linked.status = 1;
+            return linked;
+        }
+    }
+    if let Some(reg) = opts.register_link_binaries.as_deref() {
+        let text = link::register::contents(linker.state(), dir);
+        if let Err(e) = write_output(&in_dir(dir, reg), text.as_bytes()) {
+            let d = Diagnostic::fatal(format!("Could not open output file '{reg}': {e}"));
+            emit(Emit::Stderr(&d.line()));
+            linked.status = 1;
         }
     }
     linked

@@ -109,6 +109,9 @@ pub struct LoadedCubin {
     /// For code from a host object (directly, as an archive member, or
     /// compiled from its PTX): what the host code references.
     pub host_refs: Option<HostRefs>,
+    /// For code from a host object: its `__nv_module_id` (the name nvcc's
+    /// registration code gives the module; see [`super::register`]).
+    pub module_id: Option<String>,
 }
 
 /// The device entities a host object's code references, from its `.nvHR*`
@@ -172,6 +175,7 @@ impl std::fmt::Debug for LoadedCubin {
             .field("origin", &self.origin)
             .field("size", &self.data.len())
             .field("host_refs", &self.host_refs)
+            .field("module_id", &self.module_id)
             .finish()
     }
 }
@@ -691,6 +695,11 @@ impl InputLoader {
             }]);
         }
         let refs = HostRefs::of(data);
+        let module_id = host::parse(data).ok().and_then(|elf| {
+            let s = elf.sections.iter().find(|s| s.name == "__nv_module_id")?;
+            let id = s.data.split(|&b| b == 0).next()?;
+            Some(String::from_utf8_lossy(id).into_owned())
+        });
         let mut notes = Vec::new();
         for p in picks {
             let p = match (p, member) {
@@ -712,6 +721,7 @@ impl InputLoader {
         for n in &mut notes {
             if let LoadNote::Loaded(c) = n {
                 c.host_refs = refs.clone();
+                c.module_id = module_id.clone();
             }
         }
         Ok(notes)
@@ -1017,6 +1027,7 @@ fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> LoadNote {
             origin,
             data,
             host_refs: None,
+            module_id: None,
         }),
         Some(why) => skipped(name, format!("{why}: nvlink ignores such a cubin silently")),
     }

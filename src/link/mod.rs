@@ -21,6 +21,7 @@ pub mod options;
 pub mod pipeline;
 pub mod ptx;
 pub mod reach;
+pub mod register;
 pub mod reloc;
 pub mod shared_order;
 pub mod state;

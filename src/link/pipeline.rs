@@ -346,9 +346,13 @@ impl Linker {
                     match note {
                         LoadNote::Loaded(c) => {
                             let host_refs = c.host_refs.clone();
+                            let module_id = c.module_id.clone();
                             if let Err(d) = self.admit(c.name, c.origin.to_string(), c.data, ev) {
                                 self.diagnose(d, ev);
                                 return Stage::Failed;
+                            }
+                            if let Some(rec) = self.state.inputs.last_mut() {
+                                rec.module_id = module_id;
                             }
                             // The kernels the host code launches, for dead-code elimination.
                             self.state.host_refs.push(host_refs);
@@ -429,6 +433,7 @@ impl Linker {
             virtual_sm: merge::virtual_sm(&cubin),
             e_flags,
             data: Vec::new(),
+            module_id: None,
         };
         drop(cubin);
         let input = self.state.inputs.len();

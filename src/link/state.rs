@@ -221,6 +221,8 @@ pub struct InputRecord {
     /// The cubin bytes.
     #[serde(skip)]
     pub data: Vec<u8>,
+    /// The host object's `__nv_module_id`, for code from a host object.
+    pub module_id: Option<String>,
 }
 
 /// When nvlink creates something while it merges an input, as (phase,

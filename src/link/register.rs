@@ -1,0 +1,69 @@
+//! `--register-link-binaries FILE`: the C source nvcc compiles into the host
+//! link stub (with `crt/link.stub`), naming every module the device link
+//! took in, so the host code registers the linked image once per module.
+//!
+//! What nvlink 13.5 writes (checked by hand on host objects, archive
+//! members, libcudadevrt, cubin, fatbin and PTX files, final and `-r`;
+//! pinned by tests/register.rs against files nvlink wrote):
+//!
+//! ```text
+//! #define NUM_PRELINKED_OBJECTS 2
+//! DEFINE_REGISTER_FUNC(_a73ca412_4_a_cu__Z2kAPi)
+//! DEFINE_REGISTER_FUNC(_tmp_e2_d_cubin)
+//! ```
+//!
+//! * One line per linked input, in link order: a host object's (or archive
+//!   member's) `__nv_module_id`; for any other input, the folder the link
+//!   runs in, `/`, and the name as given (absolute names as they are), each
+//!   byte that is not an ASCII letter or digit written `_`
+//!   (`./d.cubin` in `/tmp/e2` gives `_tmp_e2___d_cubin`).
+//! * Inputs nothing was linked from do not count: a host object without
+//!   device code, an unused libcudadevrt member.
+//! * A failing link writes no file.
+
+use std::path::Path;
+
+use super::state::LinkState;
+
+/// The file's contents for the inputs `st` linked, relative names taken
+/// from `dir` (made absolute against the current folder).
+pub fn contents(st: &LinkState, dir: &Path) -> String {
+    let base = std::env::current_dir()
+        .map(|cwd| if dir == Path::new(".") { cwd } else { cwd.join(dir) })
+        .unwrap_or_else(|_| dir.to_path_buf());
+    let mut out = format!("#define NUM_PRELINKED_OBJECTS {}\n", st.inputs.len());
+    for rec in &st.inputs {
+        let module = match &rec.module_id {
+            Some(id) => id.clone(),
+            None => path_module(&base, &rec.name),
+        };
+        out.push_str(&format!("DEFINE_REGISTER_FUNC({module})\n"));
+    }
+    out
+}
+
+/// The module name nvlink makes of a file input's path.
+fn path_module(base: &Path, name: &str) -> String {
+    let full = if name.starts_with('/') {
+        name.to_string()
+    } else {
+        format!("{}/{name}", base.display())
+    };
+    full.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { b as char } else { '_' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_modules_as_nvlink_names_them() {
+        let base = Path::new("/tmp/e2");
+        assert_eq!(path_module(base, "d.cubin"), "_tmp_e2_d_cubin");
+        assert_eq!(path_module(base, "./d.cubin"), "_tmp_e2___d_cubin");
+        assert_eq!(path_module(base, "sub/x-y.z.cubin"), "_tmp_e2_sub_x_y_z_cubin");
+        assert_eq!(path_module(base, "/abs/k.fatbin"), "_abs_k_fatbin");
+    }
+}

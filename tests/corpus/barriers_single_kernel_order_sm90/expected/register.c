@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_26393aaf_22_single_kernel_order_cu__Z3d16j)

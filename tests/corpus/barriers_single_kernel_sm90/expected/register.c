@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_d5044d35_20_single_kernel_all_cu__Z2fMPm)

@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_02bd5a1e_11_extern_g_cu__Z3devPi)

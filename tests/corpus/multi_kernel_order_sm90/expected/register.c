@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_a2a6cf62_21_multi_kernel_order_cu__Z3d16j)

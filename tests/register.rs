@@ -1,0 +1,76 @@
+//! `--register-link-binaries FILE` writes what nvlink writes: for every
+//! corpus case nvlink links, `culdb link` with the option gives the file
+//! nvlink gave (tests/corpus/<case>/expected/register.c, recorded by
+//! scripts/gen-register-goldens; `@CASEDIR@` stands for the case folder in
+//! module names made from paths). A failing link writes no file.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+fn mangled(path: &std::path::Path) -> String {
+    path.to_string_lossy()
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { b as char } else { '_' })
+        .collect()
+}
+
+fn link_with_register(case: &std::path::Path, reg: &std::path::Path) -> std::process::Output {
+    let args = std::fs::read_to_string(case.join("link.args")).unwrap();
+    let out = scratch(&format!("reg-out-{}", case.file_name().unwrap().to_string_lossy()));
+    Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .current_dir(case)
+        .arg("link")
+        .args(args.split_whitespace())
+        .arg(format!("--register-link-binaries={}", reg.display()))
+        .arg("-o")
+        .arg(out.join("out.cubin"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn register_files_match_nvlink() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for case in corpus_cases() {
+        let Ok(want) = std::fs::read_to_string(case.join("expected/register.c")) else {
+            continue;
+        };
+        // JIT cases need ptxas; skip them where it is missing.
+        if std::fs::read_to_string(case.join("link.args"))
+            .unwrap()
+            .contains(".ptx")
+            && culdb::link::find_ptxas().is_none()
+        {
+            continue;
+        }
+        let dir = scratch(&format!("reg-{}", case.file_name().unwrap().to_string_lossy()));
+        let reg = dir.join("register.c");
+        let out = link_with_register(&case, &reg);
+        let got = std::fs::read_to_string(&reg).unwrap_or_default();
+        let got = got.replace(&mangled(&case), "@CASEDIR@");
+        if !out.status.success() || got != want {
+            bad.push(format!(
+                "{}: status {:?}\n--- nvlink\n{want}--- culdb\n{got}",
+                case.display(),
+                out.status.code()
+            ));
+        }
+        checked += 1;
+    }
+    assert!(bad.is_empty(), "{} cases differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(checked > 100, "only {checked} cases have a register.c golden");
+}
+
+#[test]
+fn a_failing_link_writes_no_register_file() {
+    let case = root().join("tests/corpus/err_multidef_func_sm90");
+    let dir = scratch("reg-fail");
+    let reg = dir.join("register.c");
+    let out = link_with_register(&case, &reg);
+    assert!(!out.status.success());
+    assert!(!reg.exists());
+}
