@@ -40,7 +40,8 @@ fn culdb_in(name: &str, sub: &[&str], extra: &[&str], script: &str) -> (String, 
         .stderr(Stdio::piped())
         .spawn()
         .expect("run culdb");
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    // A bad command line ends culdb before it reads: the pipe may be closed.
+    let _ = child.stdin.take().unwrap().write_all(script.as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -214,6 +214,9 @@ pub enum Origin {
 
 /// What one step produced.
 #[derive(Debug, Clone, Serialize)]
+// A note lives only from the loader to the merge, one per input: boxing
+// the cubin would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum LoadNote {
     Loaded(LoadedCubin),
     /// A host object (or archive member) with no relocatable device code:
