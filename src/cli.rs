@@ -30,6 +30,17 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Make DIR an overlay of a CUDA toolkit whose `bin/nvlink` is culdb:
+    /// `DIR/bin/nvcc ...` and `cmake -DCMAKE_CUDA_COMPILER=DIR/bin/nvcc`
+    /// then device-link with culdb.
+    Toolkit {
+        /// The overlay folder (created; must be empty or absent).
+        dir: PathBuf,
+        /// The toolkit (the folder holding bin/nvcc); default: the nvcc on
+        /// PATH, else scripts/cuda-tools.sh's, else /usr/local/cuda.
+        #[arg(long)]
+        cuda: Option<PathBuf>,
+    },
     /// Run many links in parallel from a jobs file: RON
     /// (`(jobs: [(name: "a", dir: "sub", args: ["-arch=sm_90", "a.cubin", "-o", "a.out"])])`)
     /// or one nvlink command line per line. Each job gives what `culdb link`
@@ -170,8 +181,18 @@ enum Command {
     },
 }
 
-/// Runs the command line; returns the exit status.
+/// Runs the command line; returns the exit status. Run under the name
+/// `nvlink` (a link or copy, as `culdb toolkit` makes), culdb is `culdb link`.
 pub fn main() -> i32 {
+    let mut argv = std::env::args_os();
+    let invoked_as = argv
+        .next()
+        .map(|a| Path::new(&a).file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    if invoked_as.as_deref() == Some("nvlink") {
+        let args: Vec<String> = argv.map(|a| a.to_string_lossy().into_owned()).collect();
+        return run_link(&args, false, false);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -189,6 +210,7 @@ pub fn main() -> i32 {
             verbose,
         } => run_batch(jobs, threads, json, verbose),
         Command::Repl { args } => crate::repl::main(&args),
+        Command::Toolkit { dir, cuda } => run_toolkit(&dir, cuda),
         Command::Tui {
             view,
             views_dir,
@@ -454,4 +476,34 @@ fn run_link(args: &[String], events: bool, json: bool) -> i32 {
         Emit::Event(_) | Emit::Output(_) => {}
     })
     .status
+}
+
+/// `culdb toolkit DIR [--cuda CUDA]`.
+fn run_toolkit(dir: &Path, cuda: Option<PathBuf>) -> i32 {
+    let Some(cuda) = cuda.or_else(crate::toolkit::default_cuda) else {
+        eprintln!("culdb toolkit: no CUDA toolkit found (give --cuda, or run scripts/cuda-tools.sh)");
+        return 2;
+    };
+    let culdb = match std::env::current_exe().and_then(std::fs::canonicalize) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("culdb toolkit: cannot find culdb's own executable: {e}");
+            return 2;
+        }
+    };
+    match crate::toolkit::build(dir, &cuda, &culdb) {
+        Ok(()) => {
+            println!(
+                "{}: {} with culdb as nvlink; use {}",
+                dir.display(),
+                cuda.display(),
+                dir.join("bin/nvcc").display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("culdb toolkit: {e}");
+            2
+        }
+    }
 }

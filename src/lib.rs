@@ -17,4 +17,5 @@ pub mod link;
 pub mod repl;
 pub mod ronfile;
 pub mod scenario;
+pub mod toolkit;
 pub mod tui;

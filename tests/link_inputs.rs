@@ -340,9 +340,18 @@ fn expected_loads(c: &Case) -> (Loads, Loads) {
             loads.push((a.clone(), "jit"));
         } else if a.ends_with(".fatbin") {
             loads.push((a.clone(), "fatbin"));
-        } else if a.ends_with(".o") && listing.contains("does not contain device code") {
-            // A host-only object: read, nothing linked (README observation 70).
-            skips.push((a.clone(), "without device code"));
+        } else if a.ends_with(".o")
+            && (listing.contains("does not contain device code")
+                || (listing.contains("type=ET_EXEC") && !listing.contains("type=ET_REL")))
+        {
+            // A host-only object, or one with executable device code only (a
+            // whole-program build): read, nothing linked (observations 70, 85).
+            let why = if listing.contains("does not contain device code") {
+                "without device code"
+            } else {
+                "executable device code"
+            };
+            skips.push((a.clone(), why));
         } else if a.ends_with(".o") {
             let has_cubin = listing_images(&listing).iter().any(|(sm, _)| *sm == target_sm);
             loads.push((a.clone(), if has_cubin { "host" } else { "jit" }));

@@ -391,19 +391,35 @@ pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, d
 
 /// The output cubin.
 pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitError> {
-    let first = st
-        .inputs
-        .first()
-        .ok_or_else(|| EmitError("no input was linked".into()))?;
-    let first_cubin = crate::cubin::read::parse(&first.data).map_err(|e| EmitError(e.to_string()))?;
+    // The first input's header fields; a link nothing was linked into
+    // (empty_link_sm75, empty_link_sm100) gets nvlink's for the target.
+    let (os_abi, abi_version, e_version, e_flags) = match st.inputs.first() {
+        Some(first) => {
+            let h = crate::cubin::read::parse(&first.data)
+                .map_err(|e| EmitError(e.to_string()))?
+                .header;
+            (
+                h.os_abi,
+                h.abi_version,
+                h.e_version,
+                st.e_flags.unwrap_or(first.e_flags),
+            )
+        }
+        None => {
+            let target = crate::arch::lookup(&setup.arch)
+                .ok_or_else(|| EmitError(format!("no input was linked and no target for '{}'", setup.arch)))?;
+            let word = if target.is_mercury() { 0x02 } else { 0x04 };
+            (0x41, 8, 1, (target.sm << 8) | word)
+        }
+    };
     let header = Header {
-        os_abi: first_cubin.header.os_abi,
-        abi_version: first_cubin.header.abi_version,
+        os_abi,
+        abi_version,
         e_type: if setup.relocatable { ET_REL } else { ET_EXEC },
         e_machine: EM_CUDA,
-        e_version: first_cubin.header.e_version,
+        e_version,
         e_entry: 0,
-        e_flags: st.e_flags.unwrap_or(first.e_flags),
+        e_flags,
         // A Mercury `-r` output states no program header size
         // (weak_func_vsm_low_first_sm100 linked with -r); sm_90's does.
         e_phentsize: if setup.relocatable && !st.mercury.is_empty() {

@@ -138,6 +138,9 @@ pub struct UndocumentedOptions {
     pub disable_smem_reservation: Option<bool>,
     /// `-allow-undefined-globals`.
     pub allow_undefined_globals: bool,
+    /// `-shared` / `--shared`: nvcc passes it for a device link of a shared
+    /// library (CMake's device link does); nvlink's output is the same.
+    pub shared: bool,
     /// `-syscall-const-offset <n>`.
     pub syscall_const_offset: Option<i32>,
     /// `-force-rela`.
@@ -500,6 +503,7 @@ enum Id {
     DontReserveNullPointer,
     DisableSmemReservation,
     AllowUndefinedGlobals,
+    Shared,
     SyscallConstOffset,
     ForceRela,
     VerboseTkinfo,
@@ -707,6 +711,7 @@ const SPECS: &[Spec] = &[
         Flag,
         Id::AllowUndefinedGlobals,
     ),
+    spec("shared", "shared", Flag, Id::Shared),
     spec(
         "syscall-const-offset",
         "syscall-const-offset",
@@ -851,6 +856,7 @@ impl Parser<'_> {
             Id::WarningAsError => o.werror = true,
             Id::DontReserveNullPointer => u.dont_reserve_null_pointer = true,
             Id::AllowUndefinedGlobals => u.allow_undefined_globals = true,
+            Id::Shared => u.shared = true,
             Id::ForceRela => u.force_rela = true,
             Id::Uumn => u.uumn = true,
             Id::NoCache => u.no_cache = true,

@@ -214,7 +214,12 @@ impl Finalize {
                 st.notes
                     .retain(|n| n.name != ".note.nv.tkinfo" && n.name != ".note.nv.cuinfo");
                 st.notes.push(tables::tkinfo(st, &arch));
-                if let Some(n) = tables::cuinfo(st) {
+                let target = crate::arch::lookup(&arch);
+                if st.inputs.is_empty() {
+                    empty_link_compat(st, target);
+                }
+                let target_sm = target.map(|p| p.sm);
+                if let Some(n) = tables::cuinfo(st, target_sm) {
                     st.notes.push(n);
                 }
                 for n in &st.notes {
@@ -520,4 +525,24 @@ fn debug_shared_symbols(st: &mut LinkState) {
             s.sym_type = STT_OBJECT;
         }
     }
+}
+
+/// A link nothing was linked into gets, from sm_90 on, a `.nv.compat` with
+/// only EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET: 1 for an `a` target, else 0
+/// (empty_link_sm90; sm_75 and sm_80 have none). sm_100+ empty outputs also
+/// carry Mercury tables culdb does not make yet.
+fn empty_link_compat(st: &mut LinkState, target: Option<&crate::arch::Profile>) {
+    use crate::arch::Suffix;
+    use crate::cubin::compat::{CompatEntry, code};
+    use crate::cubin::nvinfo::Value;
+    let Some(t) = target.filter(|t| t.sm >= 90 && !t.is_mercury()) else {
+        return;
+    };
+    st.compat = vec![CompatEntry {
+        attr: code::CUDA_ACCELERATOR_TARGET,
+        value: Value::Byte {
+            value: u8::from(t.suffix == Suffix::A),
+            pad: 0,
+        },
+    }];
 }

@@ -229,6 +229,7 @@ pub fn e_flags(st: &LinkState, sm: Option<u32>) -> Option<u32> {
 
 const NV_OWNER: &[u8] = b"NVIDIA Corp\0";
 const NT_TKINFO: u32 = 2000;
+const NT_CUINFO: u32 = 1000;
 
 fn note(ty: u32, desc: &[u8]) -> Vec<u8> {
     let mut b = Vec::new();
@@ -260,8 +261,10 @@ const SHF_INFO_LINK: u64 = 0x40;
 /// the inputs (host_obj_sm80_into_sm90_jit: sm_80 and sm_90 inputs give
 /// sm_80). It links to `.note.nv.tkinfo`, and through sh_info (with
 /// SHF_INFO_LINK) to `.nv.compat` when the output has one.
-pub fn cuinfo(st: &LinkState) -> Option<OutNote> {
-    let (mut data, flags, _, _) = (0..st.inputs.len()).find_map(|i| input_note(st, i, ".note.nv.cuinfo"))?;
+pub fn cuinfo(st: &LinkState, target_sm: Option<u32>) -> Option<OutNote> {
+    let Some((mut data, flags, _, _)) = (0..st.inputs.len()).find_map(|i| input_note(st, i, ".note.nv.cuinfo")) else {
+        return target_sm.map(|sm| empty_cuinfo(sm, !st.compat.is_empty()));
+    };
     let lowest = st.inputs.iter().filter_map(|r| r.virtual_sm).min();
     // namesz 12: the descriptor (u16 version, u16 virtual SM, u32 toolkit) starts at 24.
     if let Some(vsm) = lowest
@@ -285,6 +288,29 @@ pub fn cuinfo(st: &LinkState) -> Option<OutNote> {
         info_section: compat.then(|| ".nv.compat".into()),
         data,
     })
+}
+
+/// The toolkit version a `.note.nv.cuinfo` states: 13.5.
+const CUINFO_TOOLKIT: u32 = 135;
+
+/// `.note.nv.cuinfo` of a link nothing was linked into (host objects with
+/// no relocatable device code: what nvcc's device link of a whole-program
+/// build, and CMake's compiler check, give nvlink): version 2, the target
+/// as virtual SM (empty_link_sm75, empty_link_sm100).
+fn empty_cuinfo(sm: u32, compat: bool) -> OutNote {
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u16.to_le_bytes());
+    desc.extend_from_slice(&(sm as u16).to_le_bytes());
+    desc.extend_from_slice(&CUINFO_TOOLKIT.to_le_bytes());
+    OutNote {
+        name: ".note.nv.cuinfo".into(),
+        flags: if compat { 0x100_0000 | SHF_INFO_LINK } else { 0x100_0000 },
+        link: 0,
+        info: 0,
+        link_section: Some(".note.nv.tkinfo".into()),
+        info_section: compat.then(|| ".nv.compat".into()),
+        data: note(NT_CUINFO, &desc),
+    }
 }
 
 /// nvlink 13.5's toolkit strings, for its own `.note.nv.tkinfo` entry.
