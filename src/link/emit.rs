@@ -59,6 +59,9 @@ impl SymbolOrder {
     }
 }
 
+/// The relocation-action table finalize writes.
+const REL_ACTION: &str = ".nv.rel.action";
+
 /// Sections whose section symbols nvlink lists after every other local.
 const LATE_SECTION_SYMBOLS: &[&str] = &[".nv.uft"];
 
@@ -68,8 +71,11 @@ fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
     // A kernel's section layout made (`.nv.shared.<k>` for extern shared
     // arrays) counts as made with the kernel's code, as its `.nv.shared.<k>`
     // would have been (shared_dynamic_kernels_sm90: k_b's).
+    // A kernel's bank 2 the link made comes after every other section
+    // (`link::constant2`).
     if let Some(text) = owner_code(st, k).filter(|_| st.sections[k].contributions.is_empty())
         && text != k
+        && !super::constant2::is_made_bank(st, k)
     {
         let (input, (phase, i, _)) = section_created(st, text);
         return (input, (phase, i, 3));
@@ -196,8 +202,9 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
             order.push(Slot::Section(".nv.uft.entry".into()));
         }
     };
+    let made_banks = super::constant2::made_bank_symbols(st);
     for (i, s) in locals_in_creation_order(st) {
-        if s.removed || trailing.contains(&i) || header_banks.contains(&i) {
+        if s.removed || trailing.contains(&i) || header_banks.contains(&i) || made_banks.contains(&i) {
             continue;
         }
         if late(s) {
@@ -230,11 +237,18 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     if has_callgraph(st) && !has_section_symbol(".nv.callgraph") {
         order.push(Slot::Section(".nv.callgraph".into()));
     }
+    // The banks 2 the link made for kernels come after `.nv.prototype`,
+    // before `.nv.rel.action` (`link::constant2`).
+    let mut made_banks = made_banks.into_iter().map(Slot::State);
     for t in &st.tables {
+        if t.name == REL_ACTION {
+            order.extend(made_banks.by_ref());
+        }
         if !has_section_symbol(&t.name) && !early(&t.name) {
             order.push(Slot::Section(t.name.clone()));
         }
     }
+    order.extend(made_banks);
     for (i, s) in locals_in_creation_order(st) {
         if !s.removed && header_banks.contains(&i) {
             order.push(Slot::State(i));
@@ -1235,6 +1249,14 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     }
     if let Some(i) = LAST.iter().position(|&n| n == name) {
         return fixed(4, i);
+    }
+    // A kernel's bank 2 the link made is named right after `.nv.prototype`
+    // (`link::constant2`).
+    if let Some(k) = st
+        .section_named(name)
+        .filter(|&k| super::constant2::is_made_bank(st, k))
+    {
+        return (4, 0, (0, 1, 1 + k as u32), 0);
     }
     let created = |section: &str| {
         let k = st.section_named(section)?;

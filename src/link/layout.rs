@@ -28,6 +28,8 @@
 //!   (`relocatable_externs`).
 //! * A final link leaves out the shared variables, the kernels' `_param`
 //!   symbols and the unified-table placeholders `__UFT*`/`__UDT*`.
+//! * A final link copies each device function's constant bank 2 into the
+//!   banks of the kernels reaching it (`link::constant2`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -148,6 +150,8 @@ enum Stage {
     ExternShared,
     /// The reserved shared memory (`.nv.shared.reserved.*`).
     ReservedShared,
+    /// The device functions' constant banks 2 (`link::constant2`).
+    FunctionConstants,
     /// Symbols and sections a final link leaves out.
     Prune,
     Done,
@@ -251,7 +255,7 @@ fn align_up(x: u64, a: u64) -> u64 {
 }
 
 /// A symbol's position in state order (locals, then globals).
-fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
+pub(super) fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
     let locals = st.locals.len() as i64;
     move |i: SymIdx| if i.0 > 0 { i.0 as i64 } else { locals + (-(i.0 as i64)) }
 }
@@ -445,6 +449,10 @@ impl Layout {
             }
             Stage::ReservedShared => {
                 self.reserved_shared(st, &mut ev);
+                Stage::FunctionConstants
+            }
+            Stage::FunctionConstants => {
+                super::constant2::merge_function_banks(st, &mut ev);
                 Stage::Prune
             }
             Stage::Prune => {

@@ -310,6 +310,11 @@ pub struct LinkState {
     /// function sees it, by (array, the function's code section): the
     /// kernels reaching that code have their own (`link::layout`).
     pub extern_shared: std::collections::BTreeMap<(SymIdx, usize), u64>,
+    /// A final link's shift of each device function's `.nv.constant2.<fn>`
+    /// (left out of the output) to the offset its block has in the banks of
+    /// the kernels reaching it: a relocation against the section or one of
+    /// its symbols gets S plus this (`link::constant2`).
+    pub moved_constant2: std::collections::BTreeMap<usize, i64>,
     /// The bindless table layout built (`link::bindless`): where it starts,
     /// its slots, the kernels that got it. None before that sub-phase, or
     /// when it had nothing to do.

@@ -34,6 +34,9 @@
 //!   symbol is a function that stays in the output;
 //! - R_CUDA_YIELD_*: dropped, bytes untouched (forward progress is
 //!   required on every architecture culdb links);
+//! - against a device function's constant bank 2 (left out of the output):
+//!   applied with S moved to where layout put the function's block in its
+//!   kernels' banks (`link::constant2`); `-preserve-relocs` does not list it;
 //! - against texture, surface and sampler symbols (CONST_FIELD types):
 //!   applied with S = the symbol's value, which the bindless layout must set
 //!   to the constant-bank-0 offset of the reference's slot (corpus
@@ -399,6 +402,9 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
             } else {
                 sym.value
             };
+            // A device function's constant bank 2 now lies in its kernels'
+            // banks (`link::constant2`).
+            let s = st.moved_constant2.get(&i).map_or(s, |&d| s.wrapping_add_signed(d));
             let non_alloc = sec.flags & crate::cubin::consts::SHF_ALLOC == 0;
             let apply_here = match sec.class {
                 SectionClass::Constant(_) => true,
@@ -617,7 +623,7 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option
             match res {
                 Ok(fields) => {
                     st.relocs[index].live = false;
-                    if setup.preserve_relocs {
+                    if setup.preserve_relocs && !against_moved_bank(st, &r) {
                         let section_symbol = st.symbol(r.sym).is_some_and(|y| y.sym_type == STT_SECTION);
                         st.resolved.push(OutReloc {
                             addend: if section_symbol {
@@ -657,6 +663,14 @@ pub fn process(st: &mut LinkState, setup: &LinkSetup, index: usize, twin: Option
         }
     }
     ev
+}
+
+/// A relocation against a device function's constant bank 2, which layout
+/// moved into its kernels' banks: `-preserve-relocs` does not list it
+/// (const_opt_functions_sm75's inputs linked with -preserve-relocs: no
+/// `.nv.resolvedrela.text.<fn>` for the functions).
+fn against_moved_bank(st: &LinkState, r: &OutReloc) -> bool {
+    matches!(st.symbol(r.sym).map(|s| s.place), Some(Place::Section(k)) if st.moved_constant2.contains_key(&k))
 }
 
 /// The event of an applied relocation: S and A as decided (A the Mercury
