@@ -465,3 +465,24 @@ fn frame_records_find_cies_and_fdes() {
     // A truncated record ends the list rather than failing.
     assert_eq!(culdb::link::merge::frame_records(&d[..30]).len(), 1);
 }
+
+/// An input whose `.nv.compat` lacks ISA_CLASS: nvlink warns (status 0,
+/// corpus compat_merge_sm90); under -Werror the warning is an error and the
+/// merge fails, as nvlink 13.5 does: `error : Output is limited …`, then
+/// `fatal : merge_elf failed` (tests/corpus/README.md, 85).
+#[test]
+fn missing_isa_class_fails_the_merge_under_werror() {
+    let dir = common::root().join("tests/corpus/compat_merge_sm90");
+    let mut args = args_of(&dir);
+    args.insert(0, "-Werror".to_string());
+    let mut l = culdb::link::linker_for(&args, &dir).expect("options");
+    l.run();
+    let lines: Vec<String> = l.state().diagnostics.iter().map(|d| d.line()).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "culdb error   : Output is limited to run on SM Arch '90' only, due to missing attribute 'ISA_CLASS' in input file 'f2.cubin'",
+            "culdb fatal   : merge_elf failed",
+        ]
+    );
+}

@@ -25,10 +25,18 @@ pub mod code {
     pub const INST_TCGEN05_MMA_DEPRECATED: u8 = 0x04;
     pub const INST_TCGEN05_MMA: u8 = 0x05;
     pub const ENABLE_OPPORTUNISTIC_FINALIZATION: u8 = 0x06;
+    /// Unnamed by cuobjdump 13.5; HVAL 0x101 from ptxas 13.5 for sm_100 and
+    /// sm_120, from ptxas 13.0 for sm_90 too (NVSHMEM's libnvshmem_device.a).
+    pub const UNNAMED_07: u8 = 0x07;
+    /// Unnamed by cuobjdump 13.5; HVAL (nvlink merges it, no ptxas seen to write it).
+    pub const UNNAMED_08: u8 = 0x08;
     pub const CUDA_ACCELERATOR_TARGET: u8 = 0x09;
     pub const CUDA_DRIVER_VERSION: u8 = 0x0a;
     pub const CAN_FASTPATH_FINALIZE: u8 = 0x0b;
     pub const CUDA_INTERNAL_TARGET: u8 = 0x0c;
+    /// Unnamed by cuobjdump 13.5; HVAL 0x101 from ptxas 13.5 for sm_90 and
+    /// up (0x103 for sm_107).
+    pub const UNNAMED_0D: u8 = 0x0d;
     pub const FINALIZER_VERSION: u8 = 0x0e;
     pub const MIN_FINALIZER_VERSION_FOR_MVC: u8 = 0x0f;
 }

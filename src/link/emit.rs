@@ -593,7 +593,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
         let target = crate::arch::profiles::lookup(&setup.arch);
         let target_sm = target.map(|p| p.sm);
         let foreign = target_sm.is_some_and(|t| st.inputs.iter().any(|i| i.sm != 0 && i.sm != t));
-        let mut entries = st.compat.clone();
+        let mut entries = st.compat.entries(target);
         if foreign {
             for e in entries
                 .iter_mut()

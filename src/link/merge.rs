@@ -735,34 +735,7 @@ impl InputMerge {
         }
         match s.sh_type {
             SHT_CUDA_INFO => self.nvinfo(st, j, ev),
-            SHT_CUDA_COMPAT_INFO => {
-                if let Ok(c) = compat::decode(&s.data) {
-                    let n = c.entries.len();
-                    for e in c.entries {
-                        match st.compat.iter_mut().find(|x| x.attr == e.attr) {
-                            None => st.compat.push(e),
-                            // The highest ISA class wins, whichever input
-                            // brings it (an sm_90/sm_100 kernel of class 1
-                            // linked with a texture helper of class 2, in
-                            // either order: 2; tests/corpus/README.md, 64).
-                            Some(x) if x.attr == compat::code::ISA_CLASS => {
-                                if let (
-                                    nvinfo::Value::Byte { value: old, .. },
-                                    nvinfo::Value::Byte { value: new, .. },
-                                ) = (&mut x.value, &e.value)
-                                {
-                                    *old = (*old).max(*new);
-                                }
-                            }
-                            Some(_) => {}
-                        }
-                    }
-                    ev.push(Event::CompatMerged {
-                        input: self.input,
-                        attributes: n,
-                    });
-                }
-            }
+            SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &s.data, ev)?,
             SHT_CUDA_CALLGRAPH => self.callgraph(st, j, ev),
             SHT_REL | SHT_RELA => self.relocations(st, j, ev)?,
             _ => {
@@ -779,6 +752,35 @@ impl InputMerge {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Folds the input's `.nv.compat` into the output's (`link::compat`).
+    /// An input without ISA_CLASS limits the output to the target's SM:
+    /// nvlink says so after the input's symbol errors, as a warning that -w
+    /// keeps and -Werror turns into an error that fails the merge (corpus
+    /// compat_merge_sm90; tests/corpus/README.md, 85).
+    fn merge_compat(&self, st: &mut LinkState, data: &[u8], ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        let Ok(c) = compat::decode(data) else { return Ok(()) };
+        st.compat.add_input(&c);
+        ev.push(Event::CompatMerged {
+            input: self.input,
+            attributes: c.entries.len(),
+        });
+        if c.get(compat::code::ISA_CLASS).is_some() {
+            return Ok(());
+        }
+        let text = format!(
+            "Output is limited to run on SM Arch '{}' only, due to missing attribute 'ISA_CLASS' in input file '{}'",
+            st.compat.target_sm,
+            self.name(st)
+        );
+        if st.compat.werror {
+            return self.error(st, ev, text);
+        }
+        let d = Diagnostic::warning(text);
+        st.diagnostics.push(d.clone());
+        ev.push(Event::Diagnostic(d));
         Ok(())
     }
 

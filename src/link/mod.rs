@@ -7,6 +7,7 @@
 //! returning typed `event`s.
 
 pub mod bindless;
+pub mod compat;
 pub mod constant2;
 pub mod dce;
 pub mod diag;

@@ -209,6 +209,8 @@ impl Linker {
     pub fn new(setup: LinkSetup, loader: InputLoader) -> Self {
         let mut state = LinkState::new();
         state.relocatable = setup.relocatable;
+        let target_sm = crate::arch::lookup(&setup.arch).map_or(0, |t| t.sm);
+        state.compat = super::compat::CompatMerge::new(target_sm, setup.werror);
         Linker {
             setup,
             state,

@@ -13,7 +13,6 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::cubin::callgraph::Record;
-use crate::cubin::compat::CompatEntry;
 use crate::cubin::nvinfo::Entry;
 
 use super::diag::Diagnostic;
@@ -278,8 +277,8 @@ pub struct LinkState {
     pub resolved: Vec<OutReloc>,
     pub nvinfo: Vec<OutNvInfo>,
     pub callgraph: Vec<OutCallEdge>,
-    /// .nv.compat attributes in the order first seen, with the value kept.
-    pub compat: Vec<CompatEntry>,
+    /// The inputs' `.nv.compat` merged so far (`link::compat`).
+    pub compat: super::compat::CompatMerge,
     pub diagnostics: Vec<Diagnostic>,
     /// The output's e_flags, once finalize has chosen them (else the first input's).
     pub e_flags: Option<u32>,

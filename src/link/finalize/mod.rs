@@ -532,17 +532,7 @@ fn debug_shared_symbols(st: &mut LinkState) {
 /// (empty_link_sm90; sm_75 and sm_80 have none). sm_100+ empty outputs also
 /// carry Mercury tables culdb does not make yet.
 fn empty_link_compat(st: &mut LinkState, target: Option<&crate::arch::Profile>) {
-    use crate::arch::Suffix;
-    use crate::cubin::compat::{CompatEntry, code};
-    use crate::cubin::nvinfo::Value;
-    let Some(t) = target.filter(|t| t.sm >= 90 && !t.is_mercury()) else {
-        return;
-    };
-    st.compat = vec![CompatEntry {
-        attr: code::CUDA_ACCELERATOR_TARGET,
-        value: Value::Byte {
-            value: u8::from(t.suffix == Suffix::A),
-            pad: 0,
-        },
-    }];
+    if target.is_some_and(|t| t.sm >= 90 && !t.is_mercury()) {
+        st.compat.target_only = true;
+    }
 }
