@@ -65,6 +65,8 @@ pub fn format_name(format: u8) -> Option<&'static str> {
 /// The EIATTR_* codes this codec types or renders specially (numbers as cuobjdump 13.5 names them).
 pub mod code {
     pub const IMAGE_SLOT: u8 = 0x02;
+    /// EIATTR_CTAIDZ_USED (4): the code reads blockIdx.z (no value).
+    pub const CTAIDZ_USED: u8 = 0x04;
     pub const IMAGE_OFFSET: u8 = 0x06;
     pub const IMAGE_SIZE: u8 = 0x07;
     pub const TEXTURE_NORMALIZED: u8 = 0x08;

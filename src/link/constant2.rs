@@ -20,7 +20,7 @@
 //!   it, aligned to the block's alignment; those kernels' banks then end
 //!   after it (gaps stay zero);
 //! * a kernel with no bank of its own gets a `.nv.constant2.<k>` (PROGBITS,
-//!   SHF_ALLOC|SHF_INFO_LINK, aligned to 8) when the first block reaching it
+//!   SHF_ALLOC|SHF_INFO_LINK, aligned as its blocks) when the first block reaching it
 //!   is placed, the kernels of one block in reverse symbol order; the
 //!   section follows every other constant bank, its name and its section
 //!   symbol come after `.nv.prototype`'s, before `.nv.rel.action`'s
@@ -46,8 +46,6 @@ use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx
 
 /// The name prefix of a function's bank 2.
 const PREFIX: &str = ".nv.constant2.";
-/// The alignment of a bank the link makes (the blocks seen are aligned to 8).
-const NEW_BANK_ALIGN: u64 = 8;
 
 /// A device function's `.nv.constant2.<fn>`: its live bytes and where its
 /// input had it.
@@ -213,7 +211,9 @@ fn new_bank(st: &mut LinkState, kernel: SymIdx, ev: &mut Vec<LayoutEvent>) -> us
         name: name.clone(),
         sh_type: SHT_CUDA_CONSTANT0 + 2,
         flags: SHF_ALLOC | SHF_INFO_LINK,
-        align: NEW_BANK_ALIGN,
+        // Raised to each block's as they are copied in: 8 for doubles
+        // (const_opt_functions_sm75), 4 for NVSHMEM's blocks.
+        align: 1,
         entsize: 0,
         class: SectionClass::Constant(2),
         data: Vec::new(),

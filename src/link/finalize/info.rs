@@ -120,7 +120,12 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         .collect();
     // Which functions had which of the records a kernel can inherit, in
     // reading order (the order the kernel gets them in, below).
-    let inherited = [code::NUM_BARRIERS, code::NUM_MBARRIERS, code::EXTERNS];
+    let inherited = [
+        code::NUM_BARRIERS,
+        code::NUM_MBARRIERS,
+        code::EXTERNS,
+        code::CTAIDZ_USED,
+    ];
     let givers: Vec<(SymIdx, u8)> = old
         .iter()
         .filter(|n| n.live && inherited.contains(&n.entry.attr))
@@ -130,6 +135,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         .iter()
         .filter(|n| n.live && matches!(n.entry.attr, code::NUM_BARRIERS | code::NUM_MBARRIERS))
         .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
+        .chain(
+            old.iter()
+                .filter(|n| n.live && n.entry.attr == code::CTAIDZ_USED)
+                .filter_map(|n| Some((n.function?, code::CTAIDZ_USED, 0))),
+        )
         .collect();
     let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| kernels.iter().any(|k| k.kernel == f));
     // Kernels whose own EXTERNS lost a name that is now defined.
@@ -263,7 +273,8 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
 /// EIATTR_NUM_BARRIERS (the largest) and EIATTR_NUM_MBARRIERS (the sum, each
 /// function once) over a kernel and the functions it may call, indirect
 /// calls included; when the output has one kernel, over every function in
-/// it. A kernel's own record is updated in place, a missing one appended;
+/// it. EIATTR_CTAIDZ_USED likewise when any of them has it (NVSHMEM's
+/// device library on sm_80; ctaidz_callee_sm80). A kernel's own record is updated in place, a missing one appended;
 /// other functions keep theirs (corpus barriers_*_sm90, mbarriers_sum_sm90;
 /// the real-world -G samples).
 fn propagate_barriers(
@@ -283,12 +294,20 @@ fn propagate_barriers(
             v.extend(g.reachable(k.kernel).into_iter().filter(|f| *f != k.kernel));
             v
         };
-        for attr in [code::NUM_BARRIERS, code::NUM_MBARRIERS] {
+        for attr in [code::NUM_BARRIERS, code::NUM_MBARRIERS, code::CTAIDZ_USED] {
             let values = barriers
                 .iter()
                 .filter(|(f, a, _)| *a == attr && counted.contains(f))
                 .map(|(_, _, v)| *v);
-            let entry = if attr == code::NUM_BARRIERS {
+            let entry = if attr == code::CTAIDZ_USED {
+                if values.count() == 0 {
+                    continue;
+                }
+                Entry {
+                    attr,
+                    value: Value::None { pad: 0 },
+                }
+            } else if attr == code::NUM_BARRIERS {
                 match values.max() {
                     Some(v) => Entry::bval(attr, v as u8),
                     None => continue,

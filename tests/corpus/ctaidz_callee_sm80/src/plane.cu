@@ -1,0 +1,1 @@
+__device__ __noinline__ int plane(int x) { return x + (int)blockIdx.z; }
