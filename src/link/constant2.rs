@@ -125,12 +125,7 @@ fn banks(st: &LinkState) -> Vec<Owned> {
 /// A device function's block: the live contribution of its section.
 fn block(st: &LinkState, section: usize, function: SymIdx) -> Option<Block> {
     let sec = st.sections.get(section)?;
-    let c = sec
-        .contributions
-        .iter()
-        .rev()
-        .find(|c| c.live)
-        .or(sec.contributions.last())?;
+    let c = sec.live_contribution()?;
     Some(Block {
         section,
         function,

@@ -277,13 +277,7 @@ fn input_positions(st: &LinkState) -> std::collections::HashMap<SymIdx, (usize, 
 
 /// The input section that gave state section `k` its live contents.
 pub fn input_of(st: &LinkState, k: usize) -> Option<(usize, usize)> {
-    let sec = st.sections.get(k)?;
-    let c = sec
-        .contributions
-        .iter()
-        .rev()
-        .find(|c| c.live)
-        .or(sec.contributions.last())?;
+    let c = st.sections.get(k)?.live_contribution()?;
     Some((c.input, c.in_section))
 }
 

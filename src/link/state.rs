@@ -131,6 +131,18 @@ pub struct OutSection {
     pub removed: bool,
 }
 
+impl OutSection {
+    /// The input contribution that gave the section its live contents (the
+    /// last live one; a weak replacement leaves earlier ones dead).
+    pub fn live_contribution(&self) -> Option<&Contribution> {
+        self.contributions
+            .iter()
+            .rev()
+            .find(|c| c.live)
+            .or(self.contributions.last())
+    }
+}
+
 /// A note section of the output (`.note.nv.tkinfo`, `.note.nv.cuinfo`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutNote {
