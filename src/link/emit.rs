@@ -279,8 +279,11 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     globals.sort_by_key(|(_, k)| *k);
     order.extend(globals.into_iter().map(|(i, _)| Slot::State(i)));
     let mut first_global = first_global;
-    for (i, s) in st.all_symbols() {
-        if i.0 > 0 && !s.removed && trailing.contains(&i) {
+    // In the order their sections were made: a kernel's bank with the
+    // kernel (cdp_local_undefined_sm100: libcudadevrt's static
+    // kernels' `.nv.constant0.<k>`, which it lists in the reverse order).
+    for (i, s) in locals_in_creation_order(st) {
+        if !s.removed && trailing.contains(&i) {
             order.push(Slot::State(i));
             // sh_info is one past the last local.
             first_global = order.len() as u32;

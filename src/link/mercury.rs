@@ -15,8 +15,11 @@
 //!   space bits and CUDA object types kept as in a relocatable link);
 //! - data sections (`.nv.capmerc.text.*`, `.nv.merc.debug_frame`,
 //!   `.nv.merc.nv.constant.*`, `.nv.merc.nv.global.init`) are merged by
-//!   name like classic ones; a weak definition that loses takes its
-//!   `.nv.capmerc.text.*` with it; `.nv.merc.debug_frame` is not compacted;
+//!   name like classic ones, except the code of two local functions of one
+//!   name (one `.nv.capmerc.text.<f>` each, paired with its classic twin
+//!   through the function's symbol: local_helper_twice_sm100); a weak
+//!   definition that loses takes its `.nv.capmerc.text.*` with it;
+//!   `.nv.merc.debug_frame` is not compacted;
 //! - `.nv.merc.nv.info`, `.nv.merc.nv.callgraph` and `.nv.merc.nv.prototype`
 //!   of the output equal the classic `.nv.info`, `.nv.callgraph` and
 //!   `.nv.prototype`; `.nv.merc.nv.info.<fn>` keeps the function's Mercury
@@ -449,7 +452,10 @@ fn ensure_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<
     let nobits = is_nobits(s.sh_type);
     let align = s.align.max(1);
     let m = &mut st.mercury;
-    let existing = m.sections.iter().position(|x| x.name == s.name);
+    let existing = m
+        .sections
+        .iter()
+        .position(|x| same_output_section(x, &s.name, info_symbol));
     let created = existing.is_none();
     let out = existing.unwrap_or_else(|| {
         m.sections.push(MercSection {
@@ -521,6 +527,22 @@ fn ensure_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<
         replaced,
     }));
     Some((out, offset))
+}
+
+/// Whether an input Mercury section named `name` (of function `function`,
+/// for code) goes into output section `x`: sections merge by name, but the
+/// code of two different functions of one name never does. Two inputs'
+/// local helpers (ptxas's `__cuda_sm3x_div_rn_noftz_f32_slowpath`) keep
+/// one `.nv.capmerc.text.<helper>` each, as their classic twins do
+/// (local_helper_twice_sm100); a weak function's copies are one output
+/// symbol, so its later code still replaces the earlier one.
+fn same_output_section(x: &MercSection, name: &str, function: Option<SymIdx>) -> bool {
+    x.name == name
+        && (!x.is_text()
+            || match (x.info_symbol, function) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            })
 }
 
 fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
@@ -715,6 +737,13 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     if (sym.name.starts_with("__UFT") || sym.name.starts_with("__UDT")) && !sym.is_defined() {
         return true;
     }
+    // Nothing can define a LOCAL name: its records go, with or without
+    // `-r`, as their classic twins do (README observation 65; libcudadevrt's
+    // `__cudaCDP2MemcpyAsync` 0x10003 against `.nv.ptx.const0.size`,
+    // cdp_local_undefined_sm100).
+    if sym.binding == STB_LOCAL && sym.place == Place::Undefined && sym.sym_type != STT_SECTION {
+        return true;
+    }
     // Texture, surface and sampler operands: nvlink's bindless rewrite
     // turns them into `.nv.merc.nv.constant.entry_image_header_indices.*`
     // entries (texref_helper_sm100).
@@ -859,7 +888,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     }
     let classic_pos = |f: SymIdx| {
         let name = format!(".nv.info.{}", st.symbol_name(f));
-        info_at(c, &name).unwrap_or(usize::MAX)
+        attached(c, &name, function_text(c, &classic_index, f)).unwrap_or(usize::MAX)
     };
     fns.sort_by_key(|&f| (classic_pos(f), classic_index.get(&f).copied().unwrap_or(0)));
     for f in fns {
@@ -889,7 +918,8 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             .as_ref()
             .map(|(n, _)| n.replacen(".nv.merc", "", 1))
             .unwrap_or_default();
-        (info_at(c, &classic).unwrap_or(usize::MAX), k)
+        let text = twin_text(c, &classic_index, &m.sections[k]);
+        (attached(c, &classic, text).unwrap_or(usize::MAX), k)
     });
     for k in with_rela {
         let s = &m.sections[k];
@@ -927,10 +957,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         c.sections.push(r);
         header_out.push((rela, 0, h));
     }
-    let text_pos = |s: &MercSection| {
-        let classic = s.name.replacen(".nv.capmerc", "", 1);
-        info_at(c, &classic).unwrap_or(usize::MAX)
-    };
+    let text_pos = |s: &MercSection| twin_text(c, &classic_index, s).unwrap_or(usize::MAX);
     let mut rest: Vec<usize> = (0..m.sections.len())
         .filter(|&k| keep[k] && !is_debug(&m.sections[k]))
         .collect();
@@ -982,6 +1009,25 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         });
     }
 
+    // Output Mercury code by its classic twin's section and by its function
+    // (two local helpers of one name have one each: local_helper_twice_sm100).
+    let mut code_of_text: HashMap<usize, u16> = HashMap::new();
+    let mut code_of_function: HashMap<SymIdx, usize> = HashMap::new();
+    for (&k, &i) in &out_of {
+        let s = &m.sections[k];
+        if !s.is_text() {
+            continue;
+        }
+        if let Some(t) = twin_text(c, &classic_index, s) {
+            let e = code_of_text.entry(t).or_insert(i as u16);
+            *e = (*e).min(i as u16);
+        }
+        if let Some(f) = s.info_symbol {
+            let e = code_of_function.entry(f).or_insert(i);
+            *e = (*e).min(i);
+        }
+    }
+
     // The symbol table, parallel to .symtab.
     let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u16);
     let mut merc_syms: Vec<Symbol> = vec![c.symbols.first().cloned().unwrap_or(Symbol {
@@ -1002,7 +1048,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             let Some(p) = pairs.iter().rev().find(|p| p.classic == cname) else {
                 continue;
             };
-            let Some(idx) = section_index(c, &p.merc) else {
+            // Code pairs by section: two local helpers of one name each
+            // have their own (local_helper_twice_sm100).
+            let twin = p
+                .merc
+                .starts_with(CAPMERC_TEXT)
+                .then(|| code_of_text.get(&usize::from(s.shndx)).copied())
+                .flatten();
+            let Some(idx) = twin.or_else(|| section_index(c, &p.merc)) else {
                 continue;
             };
             Symbol {
@@ -1073,11 +1126,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // with EXTERNS as the classic table has it.
     for (i, f) in per_fn {
         let def_input = st.symbol(f).map(|s| s.input);
-        let classic: Vec<Entry> = c
-            .section_by_name(&format!(".nv.info.{}", st.symbol_name(f)))
-            .and_then(|(_, s)| NvInfo::decode(&s.data).ok())
-            .map(|n| n.entries)
-            .unwrap_or_default();
+        let classic: Vec<Entry> = attached(
+            c,
+            &format!(".nv.info.{}", st.symbol_name(f)),
+            function_text(c, &classic_index, f),
+        )
+        .and_then(|k| NvInfo::decode(&c.sections[k].data).ok())
+        .map(|n| n.entries)
+        .unwrap_or_default();
         let classic_externs: Option<Entry> = classic.iter().find(|e| e.attr == code::EXTERNS).cloned();
         // A kernel's EXTERNS that finalize made afresh follows the records
         // both tables have in the classic table; it comes last here
@@ -1155,7 +1211,11 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         .encode()
         .into();
         let text = format!("{CAPMERC_TEXT}{}", st.symbol_name(f));
-        c.sections[i].info = section_index(c, &text).unwrap_or(0) as u32;
+        c.sections[i].info = code_of_function
+            .get(&f)
+            .copied()
+            .or_else(|| section_index(c, &text).map(usize::from))
+            .unwrap_or(0) as u32;
     }
     // Relocations kept for the driver, last merged first as in the classic
     // tables (weak_func_vsm_low_first_sm100: 0x6c, 0x7c, 0x98 where the
@@ -1219,12 +1279,11 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         }
     }
     // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
-    for &i in out_of.values() {
-        let name = c.sections[i].name.clone();
-        let Some(fname) = name.strip_prefix(CAPMERC_TEXT) else {
+    for (&k, &i) in &out_of {
+        if !m.sections[k].is_text() {
             continue;
-        };
-        let Some(text) = section_index(c, &format!(".text.{fname}")) else {
+        }
+        let Some(text) = twin_text(c, &classic_index, &m.sections[k]) else {
             continue;
         };
         if let Some(field) = c.sections[i].data.to_mut().get_mut(0..4) {
@@ -1397,6 +1456,33 @@ fn header_tables(c: &Cubin<'static>) -> Vec<HeaderTable> {
     out
 }
 
+/// The output section of the classic code of function `f`: where its
+/// classic symbol lies.
+fn function_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, f: SymIdx) -> Option<usize> {
+    let sym = c.symbols.get(*classic_index.get(&f)?)?;
+    (sym.shndx != SHN_UNDEF && usize::from(sym.shndx) < c.sections.len()).then_some(usize::from(sym.shndx))
+}
+
+/// The classic `.text.<fn>` twin of output Mercury code `s`: the section of
+/// its function's classic symbol, when that section has the twin's name (two
+/// inputs' local helpers of one name have one each: local_helper_twice_sm100),
+/// else the first section of that name.
+fn twin_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, s: &MercSection) -> Option<usize> {
+    let classic = s.name.strip_prefix(".nv.capmerc")?;
+    s.info_symbol
+        .and_then(|f| function_text(c, classic_index, f))
+        .filter(|&i| c.section_name(i) == classic)
+        .or_else(|| c.section_by_name(classic).map(|(i, _)| i))
+}
+
+/// The output section named `name` that hangs on section `text` through
+/// sh_info (`.nv.info.<fn>`, `.rela.text.<fn>` of one of two local functions
+/// of one name), else the first of that name.
+fn attached(c: &Cubin<'static>, name: &str, text: Option<usize>) -> Option<usize> {
+    text.and_then(|t| c.sections.iter().position(|x| x.name == name && x.info as usize == t))
+        .or_else(|| c.section_by_name(name).map(|(i, _)| i))
+}
+
 fn section_index_of(c: &Cubin<'static>, name: &str) -> u32 {
     c.section_by_name(name).map(|(i, _)| i as u32).unwrap_or(0)
 }
@@ -1471,9 +1557,12 @@ fn merc_symbol(
         // An undefined variable `-r` gave all ones has them here too
         // (relocatable_undefined_sm100).
         // So does a common, where layout put it, at the size the merge
-        // chose (common_data_same_size_sm100, common_data_diff_size_sm100).
+        // chose (common_data_same_size_sm100, common_data_diff_size_sm100),
+        // and a LOCAL undefined object (`-r`: libcudadevrt's
+        // `.nv.ptx.const0.size`, cdp_local_undefined_sm100).
         if (s.shndx != SHN_UNDEF && matches!(ms.shndx, SHN_UNDEF | SHN_COMMON))
             || super::layout::is_undefined_variable(state)
+            || super::layout::is_local_undefined_object(state)
         {
             out.value = s.value;
         }

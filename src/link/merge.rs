@@ -1106,6 +1106,12 @@ impl InputMerge {
 /// merges the input (corpus observation 59; the keys are [`Created`]).
 fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
     let n = c.sections.len();
+    // sm_100+: a kernel's `.nv.constant0.<k>` is made with the kernel, in
+    // its function symbol's order, not where the input lists it (libcudadevrt
+    // lists its static kernels' banks in the reverse of its symbols: real
+    // world cdpSimplePrint sm_100; cdp_local_undefined_sm100); sm_90
+    // keeps the input's order (dynpar_cudadevrt_sm90).
+    let mercury = c.sections.iter().any(super::mercury::is_mercury);
     let mut first_symbol: Vec<Option<u32>> = vec![None; n];
     let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
     for (i, s) in c.symbols.iter().enumerate().skip(1) {
@@ -1145,6 +1151,11 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
                 && class == SectionClass::Shared
             {
                 (0, k, 3)
+            } else if let Some(k) = kernel
+                && mercury
+                && class == SectionClass::Constant(0)
+            {
+                (0, k, 4)
             } else if let Some(f) = first_symbol[j] {
                 (1, f, 0)
             } else if s.sh_type == SHT_CUDA_INFO {

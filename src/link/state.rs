@@ -240,7 +240,8 @@ pub struct InputRecord {
 /// position, sub-position), compared in that order (corpus observation 59):
 /// - phase 0, code: (0, i, 0) a LOCAL function symbol i, (0, i, 1) the code
 ///   of function symbol i, (0, i, 2) kernel i's `.nv.info.<k>`, (0, i, 3)
-///   its `.nv.shared.<k>`; then code no function symbol names, in section
+///   its `.nv.shared.<k>`, (0, i, 4) its `.nv.constant0.<k>` (sm_100+
+///   inputs only); then code no function symbol names, in section
 ///   order (0, MAX, j);
 /// - phase 1, symbols: (1, s, 0) the section of the first (non-section)
 ///   symbol s defined in it, (1, s, 1) the local symbol s itself;

@@ -14,7 +14,9 @@
 //!   kernel the names the functions its calls may reach list, in reading
 //!   order (virtual_funcs_sm90: `free` through a virtual destructor); a
 //!   kernel's own record that lost names is rewritten whole in that order
-//!   (corpus externs_order_sm90, README observation 74).
+//!   (corpus externs_order_sm90, README observation 74); a callee's record
+//!   naming a kernel that was read before the kernel's own comes after it
+//!   (externs_kernel_record_sm75, observation 88).
 //!
 //! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
 
@@ -104,17 +106,23 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     let old: Vec<OutNvInfo> = std::mem::take(&mut st.nvinfo);
     // Every function's EXTERNS in reading order (inputs in order, each
     // input's `.nv.info.<f>` sections in order), kept names only.
-    let externs: Vec<(SymIdx, Vec<u32>)> = old
+    let externs: Vec<ExternsRecord> = old
         .iter()
         .filter(|n| n.live && n.entry.attr == code::EXTERNS)
         .filter_map(|n| match (n.function, n.entry.block()) {
-            (Some(f), Some(Block::Symbols { syms })) => Some((
-                f,
-                syms.iter()
+            (Some(function), Some(Block::Symbols { syms })) => {
+                let names: Vec<u32> = syms
+                    .iter()
                     .copied()
                     .filter(|&s| stays_extern(st, SymIdx(s as i32)))
-                    .collect(),
-            )),
+                    .collect();
+                let names_kernel = names.iter().any(|&s| graph::is_kernel(st, SymIdx(s as i32)));
+                Some(ExternsRecord {
+                    function,
+                    names,
+                    names_kernel,
+                })
+            }
             _ => None,
         })
         .collect();
@@ -195,15 +203,22 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             match own {
                 // A record that lost names is rewritten whole, in reading
                 // order (cdpSimpleQuicksort), and goes when nothing is left.
-                // One that lost all its names while the output has no other
-                // kernel goes too, and what the callees list comes in a new
-                // record at the end (virtual_funcs_sm90; externs_order_sm90
-                // and experiments: a second kernel anywhere in the output,
-                // not one -kernels-used drops, keeps the record in place).
+                // When the callees bring names it did not keep while the
+                // output has no other kernel, it goes too, and the list comes
+                // in a new record at the end (virtual_funcs_sm90: all names
+                // lost; externs_order_single_kernel_sm90: `malloc` kept,
+                // `vprintf` brought; syscalls_printf_malloc_sm90: nothing
+                // brought, in place; externs_order_sm90 and experiments: a
+                // second kernel anywhere in the output, not one
+                // -kernels-used drops, keeps the record in place).
                 Some(i) if resolved.contains(&k.kernel) => {
-                    let emptied = matches!(out[i].entry.block(), Some(Block::Symbols { syms }) if syms.is_empty());
+                    let kept = match out[i].entry.block() {
+                        Some(Block::Symbols { syms }) => syms.clone(),
+                        _ => Vec::new(),
+                    };
                     let all = reached_externs(g, k.kernel, &externs, true);
-                    if all.is_empty() || (emptied && kernels.len() < 2) {
+                    let brought = all.iter().any(|s| !kept.contains(s));
+                    if all.is_empty() || (brought && kernels.len() < 2) {
                         out.remove(i);
                         if !all.is_empty() {
                             out.push(record(all));
@@ -377,20 +392,50 @@ fn stays_extern(st: &LinkState, i: SymIdx) -> bool {
         .is_some_and(|y| !y.removed && (!y.is_defined() || graph::is_kernel(st, i)))
 }
 
+/// One function's EXTERNS record, as read: its kept names, and whether one
+/// of them is a kernel.
+struct ExternsRecord {
+    function: SymIdx,
+    names: Vec<u32>,
+    names_kernel: bool,
+}
+
 /// The externs kernel `k` lists: the kept EXTERNS of every function its calls
 /// may reach (and its own when `with_own`), records in reading order, each
 /// name once (helper experiments: linking the same objects in another order
-/// reorders the list; cdpSimpleQuicksort, cdpAdvancedQuicksort).
-fn reached_externs(g: &Graph, k: SymIdx, externs: &[(SymIdx, Vec<u32>)], with_own: bool) -> Vec<u32> {
+/// reorders the list; cdpSimpleQuicksort, cdpAdvancedQuicksort). A record
+/// naming a kernel that was read before the kernel's own comes right after
+/// the own one (externs_kernel_record_sm75: a callee taking a kernel's
+/// address, in the same input or an earlier one, while a callee's record of
+/// driver names alone keeps its place; on sm_75-sm_89 ptxas puts the
+/// addresses a kernel takes into the table of the first function, like
+/// `__cuda_sm70_shflsync_idx_p` in the real-world cdpAdvancedQuicksort).
+fn reached_externs(g: &Graph, k: SymIdx, externs: &[ExternsRecord], with_own: bool) -> Vec<u32> {
     let reach: std::collections::HashSet<SymIdx> = g.reachable(k).into_iter().collect();
+    let own_at = externs.iter().position(|r| r.function == k).unwrap_or(0);
+    let counts = |r: &ExternsRecord| {
+        if r.function == k {
+            with_own
+        } else {
+            reach.contains(&r.function)
+        }
+    };
+    let mut order: Vec<(usize, &ExternsRecord)> = externs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| counts(r))
+        .map(|(n, r)| {
+            let deferred = with_own && n < own_at && r.names_kernel;
+            (if deferred { own_at } else { n }, r)
+        })
+        .collect();
+    // Stable: the own record stays before the ones deferred to its place.
+    order.sort_by_key(|&(at, r)| (at, r.function != k));
     let mut out: Vec<u32> = Vec::new();
-    for (f, syms) in externs {
-        let counts = if *f == k { with_own } else { reach.contains(f) };
-        if counts {
-            for &s in syms {
-                if !out.contains(&s) {
-                    out.push(s);
-                }
+    for (_, r) in order {
+        for &s in &r.names {
+            if !out.contains(&s) {
+                out.push(s);
             }
         }
     }

@@ -1,0 +1,1 @@
+__device__ __noinline__ int h(int x) { return x * 3; }
