@@ -41,6 +41,16 @@ enum Command {
         #[arg(long)]
         cuda: Option<PathBuf>,
     },
+    /// List the links captured with CULDB_CAPTURE=DIR (number, status,
+    /// time, output size, folder) and write DIR/jobs.ron for `culdb batch`;
+    /// `--repl N` or `--tui N` opens link N in the debugger.
+    Captured {
+        dir: PathBuf,
+        #[arg(long, value_name = "N", conflicts_with = "tui")]
+        repl: Option<String>,
+        #[arg(long, value_name = "N")]
+        tui: Option<String>,
+    },
     /// Run many links in parallel from a jobs file: RON
     /// (`(jobs: [(name: "a", dir: "sub", args: ["-arch=sm_90", "a.cubin", "-o", "a.out"])])`)
     /// or one nvlink command line per line. Each job gives what `culdb link`
@@ -191,7 +201,7 @@ pub fn main() -> i32 {
         .unwrap_or_default();
     if invoked_as.as_deref() == Some("nvlink") {
         let args: Vec<String> = argv.map(|a| a.to_string_lossy().into_owned()).collect();
-        return run_link(&args, false, false);
+        return run_as_nvlink(&args);
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -211,6 +221,7 @@ pub fn main() -> i32 {
         } => run_batch(jobs, threads, json, verbose),
         Command::Repl { args } => crate::repl::main(&args),
         Command::Toolkit { dir, cuda } => run_toolkit(&dir, cuda),
+        Command::Captured { dir, repl, tui } => run_captured(&dir, repl, tui),
         Command::Tui {
             view,
             views_dir,
@@ -503,6 +514,88 @@ fn run_toolkit(dir: &Path, cuda: Option<PathBuf>) -> i32 {
         }
         Err(e) => {
             eprintln!("culdb toolkit: {e}");
+            2
+        }
+    }
+}
+
+/// culdb run as `nvlink`: `culdb link`, and with `CULDB_CAPTURE=DIR` set,
+/// the link is also saved there (`crate::capture`).
+fn run_as_nvlink(args: &[String]) -> i32 {
+    let start = std::time::Instant::now();
+    let linked = crate::batch::link(args, Path::new("."), &mut |e| match e {
+        crate::batch::Emit::Stdout(s) => out(s),
+        crate::batch::Emit::Stderr(l) => eprintln!("{l}"),
+        _ => {}
+    });
+    if let Some(dir) = std::env::var_os("CULDB_CAPTURE").filter(|d| !d.is_empty()) {
+        let output = linked.output.as_deref().filter(|_| linked.written);
+        crate::capture::save(
+            Path::new(&dir),
+            args,
+            linked.status,
+            start.elapsed().as_millis(),
+            output,
+        );
+    }
+    linked.status
+}
+
+/// `culdb captured DIR [--repl N | --tui N]`.
+fn run_captured(dir: &Path, repl: Option<String>, tui: Option<String>) -> i32 {
+    let links = match crate::capture::list(dir) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("culdb captured: {e}");
+            return 2;
+        }
+    };
+    let open = repl.as_ref().or(tui.as_ref());
+    if let Some(n) = open {
+        let Some((name, r)) = links
+            .iter()
+            .find(|(name, _)| name == n || name.trim_start_matches('0') == n)
+        else {
+            eprintln!("culdb captured: no link {n} in {}", dir.display());
+            return 2;
+        };
+        if let Err(e) = std::env::set_current_dir(dir.join(name)) {
+            eprintln!("culdb captured: {e}");
+            return 2;
+        }
+        return if repl.is_some() {
+            crate::repl::main(&r.replay_args)
+        } else {
+            run_tui(&r.replay_args, None, None, None, false)
+        };
+    }
+    out(&format!(
+        "{:<6} {:>6} {:>8} {:>10}  folder: command\n",
+        "link", "status", "ms", "output"
+    ));
+    for (name, r) in &links {
+        let size = r.output_size.map_or("-".to_string(), |s| s.to_string());
+        out(&format!(
+            "{:<6} {:>6} {:>8} {:>10}  {}: nvlink {}\n",
+            name,
+            r.status,
+            r.millis,
+            size,
+            r.cwd,
+            r.args.join(" ")
+        ));
+    }
+    match crate::capture::jobs_file(dir, &links) {
+        Ok(p) => {
+            out(&format!(
+                "{} links; re-run them all: culdb batch {}\n",
+                links.len(),
+                p.display()
+            ));
+            0
+        }
+        Err(e) => {
+            eprintln!("culdb captured: {e}");
             2
         }
     }

@@ -5,6 +5,7 @@
 
 pub mod arch;
 pub mod batch;
+pub mod capture;
 pub mod cli;
 pub mod cmd;
 pub mod conform;

@@ -4,7 +4,9 @@
 //! built with the overlay's nvcc embed the same device image as with the
 //! real toolkit (apart from `.note.nv.tkinfo`). A fake `nvlink` first on
 //! PATH proves the overlay's is the one nvcc runs. Skipped where the toolkit
-//! (scripts/cuda-tools.sh), a host compiler or cmake is missing.
+//! (scripts/cuda-tools.sh), a host compiler or cmake is missing. With
+//! `CULDB_CAPTURE` set, the build's device link is captured and replays
+//! (`culdb captured`, `culdb batch`) to the image the build embedded.
 
 mod common;
 
@@ -88,8 +90,10 @@ fn nvcc_rdc_program_links_through_culdb() {
     let (ov, decoy) = overlay("toolkit-nvcc");
     let work = ov.parent().unwrap().to_path_buf();
     let src = root().join("tests/data/toolkit");
+    let capture = work.join("captured");
     let build = |nvcc: &Path, exe: &Path| {
         let out = Command::new(nvcc)
+            .env("CULDB_CAPTURE", &capture)
             .env("PATH", path_with(&decoy))
             .args(["-arch=sm_90", "-rdc=true"])
             .arg(src.join("main.cu"))
@@ -122,6 +126,15 @@ fn nvcc_rdc_program_links_through_culdb() {
         &work.join("app_nvlink"),
         &work.join("img"),
     );
+    // The captured link lists, and replays to the very image the build embedded.
+    let listed = culdb(&["captured", capture.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success() && text.contains("0001"), "{text}");
+    let batch = culdb(&["batch", capture.join("jobs.ron").to_str().unwrap()]);
+    assert!(batch.status.success(), "{}", String::from_utf8_lossy(&batch.stderr));
+    let replayed = std::fs::read(capture.join("0001/out.cubin")).unwrap();
+    let embedded = images(&tk, &work.join("app_culdb"), &work.join("img-capture"));
+    assert_eq!(std::fs::read(&embedded[0]).unwrap(), replayed);
 }
 
 #[test]
