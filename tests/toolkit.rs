@@ -135,6 +135,18 @@ fn nvcc_rdc_program_links_through_culdb() {
     let replayed = std::fs::read(capture.join("0001/out.cubin")).unwrap();
     let embedded = images(&tk, &work.join("app_culdb"), &work.join("img-capture"));
     assert_eq!(std::fs::read(&embedded[0]).unwrap(), replayed);
+    // And it opens in the debugger by its number (the TUI takes the same path).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .args(["captured", capture.to_str().unwrap(), "--repl", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let _ = child.stdin.take().unwrap().write_all(b"continue\n");
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("exit status 0"), "{text}");
 }
 
 #[test]
