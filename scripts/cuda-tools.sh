@@ -3,6 +3,8 @@
 # nvdisasm, cicc, headers, libcudadevrt.a) from their PyPI wheels into one folder.
 # Idempotent: a folder that already holds every pinned wheel is left alone.
 # Prints the folder that holds the binaries (…/nvidia/cu13/bin) on stdout.
+# `--samples` also installs the headers and libraries some CUDA samples need
+# (NVRTC, cuRAND, NVTX, the profiler API) for scripts/realworld-check.
 set -euo pipefail
 
 home="${CULDB_CUDA_HOME:-$HOME/.cache/culdb/cuda-13.5}"
@@ -19,7 +21,31 @@ bin="$home/nvidia/cu13/bin"
 stamp="$home/.installed"
 want="$(printf '%s\n' "${wheels[@]}")"
 
+extras=(
+  nvidia-cuda-nvrtc==13.5.37
+  nvidia-curand==10.4.5.25
+  nvidia-nvtx==13.5.25
+  nvidia-cuda-profiler-api==13.5.25
+)
+install_extras() {
+  local stamp_x="$home/.installed-samples" want_x
+  want_x="$(printf '%s\n' "${extras[@]}")"
+  [[ -f "$stamp_x" && "$(cat "$stamp_x")" == "$want_x" ]] && return 0
+  mkdir -p "$home/wheels-samples"
+  for w in "${extras[@]}"; do
+    python3 -m pip download --quiet --no-deps --only-binary=:all: \
+      --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+      --platform manylinux_2_27_x86_64 --platform manylinux_2_28_x86_64 \
+      --python-version 3.11 -d "$home/wheels-samples" "$w" >&2
+  done
+  for whl in "$home"/wheels-samples/*.whl; do
+    python3 -m zipfile -e "$whl" "$home" >&2
+  done
+  printf '%s\n' "$want_x" >"$stamp_x"
+}
+
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$bin/nvlink" ]]; then
+  [[ "${1:-}" == --samples ]] && install_extras
   echo "$bin"
   exit 0
 fi
@@ -39,4 +65,5 @@ for whl in "$home"/wheels/*.whl; do
 done
 chmod +x "$bin"/* "$home"/nvidia/cu13/nvvm/bin/* 2>/dev/null || true
 printf '%s\n' "$want" >"$stamp"
+[[ "${1:-}" == --samples ]] && install_extras
 echo "$bin"
