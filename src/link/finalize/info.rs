@@ -145,8 +145,8 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
         .chain(
             old.iter()
-                .filter(|n| n.live && n.entry.attr == code::CTAIDZ_USED)
-                .filter_map(|n| Some((n.function?, code::CTAIDZ_USED, 0))),
+                .filter(|n| n.live && FLAGS.contains(&n.entry.attr))
+                .filter_map(|n| Some((n.function?, n.entry.attr, 0))),
         )
         .collect();
     let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| kernels.iter().any(|k| k.kernel == f));
@@ -285,6 +285,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     st.nvinfo = out;
 }
 
+/// Valueless attributes a kernel inherits from the functions it may call:
+/// EIATTR_CTAIDZ_USED (ctaidz_callee_sm80) and EIATTR_RESERVED_SMEM_USED
+/// (the real-world sample matrixMul_nvrtc with -G).
+const FLAGS: [u8; 2] = [code::CTAIDZ_USED, code::RESERVED_SMEM_USED];
+
 /// EIATTR_NUM_BARRIERS (the largest) and EIATTR_NUM_MBARRIERS (the sum, each
 /// function once) over a kernel and the functions it may call, indirect
 /// calls included; when the output has one kernel, over every function in
@@ -309,12 +314,17 @@ fn propagate_barriers(
             v.extend(g.reachable(k.kernel).into_iter().filter(|f| *f != k.kernel));
             v
         };
-        for attr in [code::NUM_BARRIERS, code::NUM_MBARRIERS, code::CTAIDZ_USED] {
+        for attr in [
+            code::NUM_BARRIERS,
+            code::NUM_MBARRIERS,
+            code::CTAIDZ_USED,
+            code::RESERVED_SMEM_USED,
+        ] {
             let values = barriers
                 .iter()
                 .filter(|(f, a, _)| *a == attr && counted.contains(f))
                 .map(|(_, _, v)| *v);
-            let entry = if attr == code::CTAIDZ_USED {
+            let entry = if FLAGS.contains(&attr) {
                 if values.count() == 0 {
                     continue;
                 }
