@@ -286,8 +286,10 @@ pub struct InputLoader {
     archives_read: Vec<(FileId, String)>,
     printed: Vec<Printed>,
     /// Functions the cubins loaded so far define and reference: what pulls
-    /// a system library's member.
+    /// a system library's member. Only kept when the link may read one (an
+    /// archive or `-l` argument): reading every cubin's symbols costs time.
     needs: FunctionNeeds,
+    track_needs: bool,
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
@@ -342,7 +344,13 @@ impl InputLoader {
             arg,
             action: Action::Load,
         }));
+        let track_needs = !req.keep_system_libraries
+            && req.args.iter().any(|a| match a {
+                InputArg::Library(_) => true,
+                InputArg::File(f) => f.ends_with(".a") || system_lib::is_system_library(f),
+            });
         InputLoader {
+            track_needs,
             libraries: vec![None; req.args.len()],
             req,
             dir: None,
@@ -389,13 +397,14 @@ impl InputLoader {
         };
         match &result {
             Err(_) => self.pos = self.plan.len(),
-            Ok(notes) => {
+            Ok(notes) if self.track_needs => {
                 for n in notes {
                     if let LoadNote::Loaded(c) = n {
                         self.needs.add(&c.data);
                     }
                 }
             }
+            Ok(_) => {}
         }
         Some(result)
     }
