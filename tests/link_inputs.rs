@@ -60,6 +60,7 @@ fn run(mut l: InputLoader) -> Outcome {
                     match n {
                         LoadNote::Loaded(c) => o.loaded.push(c),
                         LoadNote::HostCodeOnly { path, reason } => o.skipped.push((path, reason, None)),
+                        LoadNote::Lto(m) => o.skipped.push((m.name, "NVVM IR".into(), None)),
                         LoadNote::Skipped { path, reason, warning } => {
                             if let Some(w) = &warning {
                                 o.lines.push(nvlink_line(w));
@@ -99,6 +100,7 @@ fn request(args: &[&str], lib_paths: &[&str], target: &str, ptxas: Option<PathBu
         target_suffix: suffix,
         ptxas,
         keep_system_libraries: false,
+        lto: false,
     }
 }
 
@@ -382,6 +384,7 @@ fn kind_of(o: &Origin) -> &'static str {
         Origin::HostObject { .. } => "host",
         Origin::ArchiveMember { .. } => "member",
         Origin::JitPtx { .. } => "jit",
+        Origin::Lto { .. } => "lto",
     }
 }
 
@@ -505,6 +508,7 @@ fn check_case(dir: &Path, ptxas: Option<PathBuf>) -> Result<(), String> {
             // README 18: from a fatbin with sm_80 and sm_90 cubins the sm_90 one is used.
             Origin::FatbinEntry { arch, .. } => assert_eq!((arch.as_str(), sm), ("sm_90", 90), "{name}"),
             Origin::JitPtx { .. } => check_jit(&c, l)?,
+            Origin::Lto { .. } => return Err(format!("{name}: an LTO cubin without -dlto")),
         }
     }
     Ok(())

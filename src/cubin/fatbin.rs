@@ -513,6 +513,38 @@ pub fn select<'e, 'a>(entries: &'e [FatbinEntry<'a>], target: impl Into<SmArch>)
     }
 }
 
+/// The NVVM IR (LTO) entry `nvlink -dlto` compiles for `target`: among the
+/// entries whose IR [`ptx_compiles_for`] the target, the highest SM (an
+/// exact variant first). None when the container has no usable IR.
+pub fn select_lto<'e, 'a>(entries: &'e [FatbinEntry<'a>], target: impl Into<SmArch>) -> Option<&'e FatbinEntry<'a>> {
+    let target = target.into();
+    entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Nvvm && e.group.is_none() && ptx_compiles_for(e.arch(), target))
+        .max_by_key(|e| (e.sm, e.variant == target.variant))
+}
+
+/// A fatbin of one container holding only entry `e` of `data` (the bytes
+/// `e` was parsed from), header and stored payload copied as they are: what
+/// the LTO step hands to NVIDIA's library for one module. None for an image
+/// of a concatenated group or an entry that does not fit in `data`.
+pub fn standalone_entry(data: &[u8], e: &FatbinEntry<'_>) -> Option<Vec<u8>> {
+    if e.group.is_some() {
+        return None;
+    }
+    let start = usize::try_from(e.offset).ok()?;
+    let payload = usize::try_from(e.payload_offset).ok()?;
+    let end = payload.checked_add(usize::try_from(e.stored_size).ok()?)?;
+    let bytes = data.get(start..end)?;
+    let mut out = Vec::with_capacity(16 + bytes.len());
+    out.extend_from_slice(&FATBIN_MAGIC.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&0x10u16.to_le_bytes());
+    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(bytes);
+    Some(out)
+}
+
 /// Whether nvlink links a cubin built for `code` into a `target` link, as
 /// observed with nvlink 13.5: `sm_XXa` code only for exactly `sm_XXa`;
 /// plain and `f` code for any target of the same major with an equal or

@@ -97,6 +97,9 @@ pub enum Pick<'a> {
     /// PTX nvlink would JIT-compile with its embedded ptxas (`data` is the
     /// PTX text); culdb cannot do that.
     Ptx(Member<'a>),
+    /// NVVM IR for link-time optimisation (`-dlto`): `data` is a fatbin of
+    /// that one entry, as stored (encrypted by nvcc).
+    Lto(Member<'a>),
     /// No usable code. `warn`: nvlink prints "SM Arch ('sm_XX') not found in
     /// '&lt;path&gt;'" (it does for files on the command line, not for archive
     /// members).
@@ -129,9 +132,23 @@ pub fn cubins<'a>(name: &str, data: &'a [u8], target_sm: Option<u32>) -> Result<
 
 /// What nvlink would take from the input `name` when linking for `target`.
 pub fn pick<'a>(name: &str, data: &'a [u8], target: SmArch) -> Result<Vec<Pick<'a>>> {
+    pick_for(name, data, target, false)
+}
+
+/// [`pick`]; with `lto` (`nvlink -dlto`) a fatbin container's NVVM IR for
+/// the target ([`fatbin::select_lto`]) is taken before its cubins and PTX.
+pub fn pick_for<'a>(name: &str, data: &'a [u8], target: SmArch, lto: bool) -> Result<Vec<Pick<'a>>> {
     let mut out = Vec::new();
-    pick_in(name, data, target, false, &mut out).map_err(|e| e.in_context(name))?;
+    let how = How { target, lto };
+    pick_in(name, data, how, false, &mut out).map_err(|e| e.in_context(name))?;
     Ok(out)
+}
+
+/// What [`pick_in`] looks for.
+#[derive(Clone, Copy)]
+struct How {
+    target: SmArch,
+    lto: bool,
 }
 
 /// Archive nesting culdb follows (nvlink does not nest at all).
@@ -191,7 +208,7 @@ fn all_cubins<'a>(path: &str, data: &'a [u8], depth: usize, out: &mut Vec<Member
     Ok(())
 }
 
-fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out: &mut Vec<Pick<'a>>) -> Result<()> {
+fn pick_in<'a>(path: &str, data: &'a [u8], how: How, in_archive: bool, out: &mut Vec<Pick<'a>>) -> Result<()> {
     match classify(data) {
         InputKind::Cubin => out.push(Pick::Cubin(member(
             path.to_string(),
@@ -209,7 +226,7 @@ fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out
         ))),
         InputKind::Fatbin => {
             let fb = fatbin::parse_headers(data)?;
-            pick_from_first_container(path, "", &fb, target, in_archive, out)?;
+            pick_from_first_container(path, data, &fb, how, in_archive, out)?;
         }
         InputKind::HostObject => {
             let sections = host::fatbin_sections(data)?;
@@ -217,7 +234,8 @@ fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out
                 Some(s) => {
                     let ctx = section_context(s);
                     let fb = fatbin::parse_headers(s.data).map_err(|e| e.in_context(ctx.clone()))?;
-                    pick_from_first_container(path, "", &fb, target, in_archive, out).map_err(|e| e.in_context(ctx))?;
+                    pick_from_first_container(path, s.data, &fb, how, in_archive, out)
+                        .map_err(|e| e.in_context(ctx))?;
                 }
                 None if sections.is_empty() => {
                     let elf = host::parse(data)?;
@@ -240,7 +258,7 @@ fn pick_in<'a>(path: &str, data: &'a [u8], target: SmArch, in_archive: bool, out
             for m in archive::members(data)? {
                 if classify(m.data) == InputKind::HostObject {
                     let p = format!("{path}({})", m.name);
-                    pick_in(&p, m.data, target, true, out).map_err(|e| e.in_context(member_context(&m)))?;
+                    pick_in(&p, m.data, how, true, out).map_err(|e| e.in_context(member_context(&m)))?;
                 }
             }
         }
@@ -255,15 +273,32 @@ fn unknown_input() -> FormatError {
 
 fn pick_from_first_container<'a>(
     path: &str,
-    prefix: &str,
+    raw: &'a [u8],
     fb: &fatbin::Fatbin<'a>,
-    target: SmArch,
+    how: How,
     in_archive: bool,
     out: &mut Vec<Pick<'a>>,
 ) -> Result<()> {
+    let target = how.target;
+    let prefix = "";
     let first = fb.containers.first().map_or(0..0, |c| c.entries.clone());
     let entries = &fb.entries[first];
     let mut labels = Labels::default();
+    if how.lto
+        && let Some(e) = fatbin::select_lto(entries, target)
+    {
+        let bytes = fatbin::standalone_entry(raw, e)
+            .ok_or_else(|| FormatError::new(e.offset, "NVVM IR entry that does not fit in its fatbin"))?;
+        let label = labels.label(prefix, e);
+        out.push(Pick::Lto(member(
+            format!("{path}[{label}]"),
+            InputKind::Fatbin,
+            Some(e.sm),
+            Some(e.arch()),
+            Cow::Owned(bytes),
+        )));
+        return Ok(());
+    }
     match fatbin::select(entries, target) {
         Choice::Cubin(e) => out.push(Pick::Cubin(entry_member(path, prefix, &mut labels, e)?)),
         Choice::Ptx(e) => {
@@ -924,6 +959,7 @@ mod tests {
             .map(|p| match p {
                 Pick::Cubin(m) => format!("cubin {}", m.path),
                 Pick::Ptx(m) => format!("ptx {}", m.path),
+                Pick::Lto(m) => format!("lto {}", m.path),
                 Pick::NotFound { path, warn } => format!("none {path} {warn}"),
             })
             .collect()

@@ -72,8 +72,10 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             }
         });
         let mut syms = Vec::with_capacity(table.len() * 24);
-        for s in table {
-            let name = if s.name.is_empty() { 0 } else { tab.offset_of(&s.name) };
+        for (k, s) in table.iter().enumerate() {
+            // A nameless symbol points at the table's empty string of its
+            // own when it has one (see `StrTab::from_vec`); the null symbol at 0.
+            let name = if k == 0 { 0 } else { tab.offset_of(&s.name) };
             syms.extend_from_slice(&name.to_le_bytes());
             syms.push((s.binding << 4) | (s.sym_type & 0xf));
             syms.push(s.other);
@@ -319,7 +321,14 @@ impl StrTab {
         let mut start = 0;
         for (i, &b) in bytes.iter().enumerate() {
             if b == 0 {
-                index.entry(bytes[start..i].to_vec()).or_insert(start as u32);
+                if start > 0 && start == i {
+                    // An empty string of its own (a NUL after a NUL): the
+                    // name a nameless symbol gets, as nvlink writes it
+                    // (uft_basic_sm90 linked with -r).
+                    index.insert(Vec::new(), start as u32);
+                } else {
+                    index.entry(bytes[start..i].to_vec()).or_insert(start as u32);
+                }
                 start = i + 1;
             }
         }

@@ -12,7 +12,8 @@ use super::class;
 use super::names;
 
 /// The phases by the names `break phase` takes.
-pub const PHASES: [(&str, Phase); 8] = [
+pub const PHASES: [(&str, Phase); 9] = [
+    ("lto", Phase::Lto),
     ("read", Phase::Read),
     ("merge", Phase::Merge),
     ("resolve", Phase::Resolve),

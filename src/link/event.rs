@@ -12,6 +12,9 @@ use super::state::SymIdx;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// Link-time optimisation (`-dlto`): the inputs' NVVM IR is found and
+    /// compiled together into one cubin before the cubins are read.
+    Lto,
     /// Opening the inputs: files, archives, fatbins, host objects, PTX.
     Read,
     /// Folding each input cubin into the output (seed 001).
@@ -33,6 +36,7 @@ pub enum Phase {
 impl Phase {
     pub fn name(self) -> &'static str {
         match self {
+            Phase::Lto => "lto",
             Phase::Read => "read",
             Phase::Merge => "merge",
             Phase::Resolve => "resolve",
@@ -155,6 +159,19 @@ pub enum Event {
         name: String,
         origin: String,
         sm: u32,
+    },
+    /// NVVM IR for the LTO step was found in an input.
+    LtoModule {
+        name: String,
+        origin: String,
+        bytes: usize,
+    },
+    /// The LTO step compiled the IR: NVVM's options and log, ptxas's, the
+    /// time each took, and what came out.
+    LtoCompiled {
+        modules: Vec<String>,
+        compiled: Box<super::lto::Compiled>,
+        cubin_bytes: usize,
     },
     /// Something on the command line contributed no cubin.
     InputSkipped {
@@ -295,6 +312,31 @@ impl fmt::Display for Event {
                 write!(f, "input #{input} {name}: sm_{sm} cubin, {origin}")
             }
             Event::InputSkipped { path, reason } => write!(f, "skipped {path}: {reason}"),
+            Event::LtoModule { name, origin, bytes } => write!(f, "LTO: NVVM IR in {name} ({origin}, {bytes} bytes)"),
+            Event::LtoCompiled {
+                modules,
+                compiled: c,
+                cubin_bytes,
+            } => write!(
+                f,
+                "LTO: {} module(s) compiled by {} ({}; {} ms), then ptxas {} ({} ms): {} cubin of {cubin_bytes} bytes{}",
+                modules.len(),
+                c.library.display(),
+                c.nvvm_options.join(" "),
+                c.nvvm_ms,
+                c.ptxas_args.join(" "),
+                c.ptxas_ms,
+                if c.whole_program {
+                    "whole-program"
+                } else {
+                    "relocatable"
+                },
+                if c.whole_program {
+                    ", the output as it is (full LTO)"
+                } else {
+                    ", linked first (partial LTO)"
+                }
+            ),
             Event::MergeInputStart {
                 input,
                 name,

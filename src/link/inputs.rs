@@ -94,6 +94,10 @@ pub struct InputRequest {
     /// `-keep-system-libraries`: every member of libcudadevrt is linked
     /// (see [`super::system_lib`]).
     pub keep_system_libraries: bool,
+    /// `-dlto`/`-lto`: NVVM IR entries are taken (as [`LoadNote::Lto`])
+    /// before the cubins and PTX of their containers.
+    #[serde(default)]
+    pub lto: bool,
 }
 
 /// One cubin for the merge phase.
@@ -210,6 +214,32 @@ pub enum Origin {
     /// Compiled by ptxas from a PTX file or a PTX fatbin entry of `file`
     /// (`x.o`, `x.fatbin`, `a.ptx`, `libx.a:m.o`).
     JitPtx { file: String, arch: String },
+    /// Made by the LTO step (`super::lto`) from the NVVM IR of `modules` inputs.
+    Lto { modules: usize },
+}
+
+/// One module of NVVM IR for the LTO step (`super::lto`).
+#[derive(Clone, Serialize)]
+pub struct LtoModule {
+    /// The object, fatbin or member as nvlink names it.
+    pub name: String,
+    /// Where the IR is (`arch` is its `lto_NN`).
+    pub origin: Origin,
+    /// A fatbin holding only the IR's entry, as nvcc stored it.
+    #[serde(rename = "size", serialize_with = "byte_count")]
+    pub fatbin: Vec<u8>,
+    /// The host object's `__nv_module_id`.
+    pub module_id: Option<String>,
+}
+
+impl std::fmt::Debug for LtoModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LtoModule")
+            .field("name", &self.name)
+            .field("origin", &self.origin)
+            .field("size", &self.fatbin.len())
+            .finish()
+    }
 }
 
 /// What one step produced.
@@ -219,6 +249,8 @@ pub enum Origin {
 #[allow(clippy::large_enum_variant)]
 pub enum LoadNote {
     Loaded(LoadedCubin),
+    /// NVVM IR for the LTO step (`-dlto`), not linked as it is.
+    Lto(LtoModule),
     /// A host object (or archive member) with no relocatable device code:
     /// nothing of it is linked, but its host code is, and nvlink cannot
     /// know what that code launches, so the host objects' kernel lists no
@@ -290,6 +322,9 @@ pub struct InputLoader {
     /// archive or `-l` argument): reading every cubin's symbols costs time.
     needs: FunctionNeeds,
     track_needs: bool,
+    /// The cubin the LTO step made, handed out by the first step (nvlink
+    /// links it before every other input).
+    prepend: Option<LoadedCubin>,
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
@@ -360,7 +395,34 @@ impl InputLoader {
             archives_read: Vec::new(),
             printed: Vec::new(),
             needs: FunctionNeeds::default(),
+            prepend: None,
         }
+    }
+
+    /// The system libraries (libcudadevrt) among the inputs, as files to
+    /// read: file arguments, and `-l` libraries once searched.
+    pub fn system_libraries(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for (i, a) in self.req.args.iter().enumerate() {
+            let name = match a {
+                InputArg::File(f) => Some(f.clone()),
+                InputArg::Library(_) => self.libraries[i].as_ref().and_then(|s| s.found.clone()),
+            };
+            if let Some(n) = name.filter(|n| system_lib::is_system_library(n)) {
+                out.push(self.path_of(&n));
+            }
+        }
+        out
+    }
+
+    /// The architecture the inputs are read for.
+    pub fn target(&self) -> SmArch {
+        self.target
+    }
+
+    /// Hands `cubin` out first, before the inputs (the LTO step's result).
+    pub fn prepend(&mut self, cubin: LoadedCubin) {
+        self.prepend = Some(cubin);
     }
 
     /// Reads relative names from `dir` instead of the current folder (names
@@ -375,6 +437,10 @@ impl InputLoader {
     /// diagnostic with nvlink's text) the loader is done.
     pub fn step(&mut self) -> Option<Result<Vec<LoadNote>, Diagnostic>> {
         self.printed.clear();
+        if let Some(c) = self.prepend.take() {
+            self.needs.add(&c.data);
+            return Some(Ok(vec![LoadNote::Loaded(c)]));
+        }
         self.skip_idle();
         let p = *self.plan.get(self.pos)?;
         self.pos += 1;
@@ -661,7 +727,7 @@ impl InputLoader {
     }
 
     fn load_fatbin(&mut self, name: &str, data: &[u8]) -> StepResult {
-        let picks = match input::pick(name, data, self.target) {
+        let picks = match input::pick_for(name, data, self.target, self.req.lto) {
             Ok(p) => p,
             Err(e) => {
                 return Ok(vec![LoadNote::Skipped {
@@ -692,7 +758,7 @@ impl InputLoader {
             }
             return Err(self.no_fatbin(name, &e.to_string()));
         }
-        let picks = match input::pick(name, data, self.target) {
+        let picks = match input::pick_for(name, data, self.target, self.req.lto) {
             Ok(p) => p,
             Err(e) => return Err(self.no_fatbin(name, &e.to_string())),
         };
@@ -731,9 +797,13 @@ impl InputLoader {
             })?);
         }
         for n in &mut notes {
-            if let LoadNote::Loaded(c) = n {
-                c.host_refs = refs.clone();
-                c.module_id = module_id.clone();
+            match n {
+                LoadNote::Loaded(c) => {
+                    c.host_refs = refs.clone();
+                    c.module_id = module_id.clone();
+                }
+                LoadNote::Lto(m) => m.module_id = module_id.clone(),
+                _ => {}
             }
         }
         Ok(notes)
@@ -767,6 +837,17 @@ impl InputLoader {
                     .arch
                     .map_or_else(String::new, |a| a.to_string().replacen("sm_", "compute_", 1));
                 self.jit(name, &m.data, m.ptxas_options.as_deref(), arch)?
+            }
+            Pick::Lto(m) => {
+                let arch = m
+                    .arch
+                    .map_or_else(String::new, |a| a.to_string().replacen("sm_", "lto_", 1));
+                LoadNote::Lto(LtoModule {
+                    name: name.to_string(),
+                    origin: origin(arch),
+                    fatbin: m.data.into_owned(),
+                    module_id: None,
+                })
             }
             Pick::NotFound { path, warn } => LoadNote::Skipped {
                 reason: format!(
@@ -877,7 +958,7 @@ impl InputLoader {
     fn pulls(&self, member: &[LoadNote]) -> bool {
         member.iter().any(|n| match n {
             LoadNote::Loaded(c) => self.needs.satisfied_by(&c.data).is_some(),
-            LoadNote::Skipped { .. } | LoadNote::HostCodeOnly { .. } => false,
+            LoadNote::Skipped { .. } | LoadNote::HostCodeOnly { .. } | LoadNote::Lto(_) => false,
         })
     }
 
@@ -1092,6 +1173,7 @@ impl std::fmt::Display for Origin {
                 write!(f, "the {arch} cubin of member {member} of {archive}")
             }
             Origin::JitPtx { file, arch } => write!(f, "PTX in {file} compiled by ptxas for {arch}"),
+            Origin::Lto { modules } => write!(f, "the LTO step's cubin, compiled from {modules} NVVM IR module(s)"),
         }
     }
 }
@@ -1130,6 +1212,7 @@ mod tests {
             target_suffix: None,
             ptxas: None,
             keep_system_libraries: false,
+            lto: false,
         };
         let l = InputLoader::new(req);
         let plan: Vec<(usize, Action)> = l.plan().iter().map(|p| (p.arg, p.action)).collect();

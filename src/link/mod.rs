@@ -17,6 +17,7 @@ pub mod finalize;
 pub mod frame_edit;
 pub mod inputs;
 pub mod layout;
+pub mod lto;
 pub mod mercury;
 pub mod merge;
 pub mod options;
@@ -28,6 +29,7 @@ pub mod reloc;
 pub mod shared_order;
 pub mod state;
 pub mod system_lib;
+pub mod tkinfo;
 pub mod uft;
 pub mod uidx;
 pub mod weak;
@@ -48,6 +50,11 @@ pub fn linker_for(args: &[String], dir: &Path) -> Result<Linker, options::Option
 pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
     let mut setup = LinkSetup::from_options(opts);
     setup.base_dir = Some(dir.to_path_buf());
+    if let Some(l) = &mut setup.lto
+        && l.nvvmpath.is_relative()
+    {
+        l.nvvmpath = dir.join(&l.nvvmpath);
+    }
     let target = crate::arch::lookup(&setup.arch);
     let mut lib_paths = opts.library_paths.clone();
     if let Ok(lp) = std::env::var("LIBRARY_PATH") {
@@ -60,6 +67,7 @@ pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
         target_suffix: target.and_then(|t| t.suffix.letter().chars().next()),
         ptxas: find_ptxas(),
         keep_system_libraries: opts.keep_system_libraries,
+        lto: opts.lto.link_time_opt || opts.lto.dlto,
     };
     Linker::new(setup, inputs::InputLoader::new(req).in_dir(dir))
 }

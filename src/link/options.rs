@@ -85,8 +85,7 @@ impl HostLinkerScript {
     }
 }
 
-/// Options that only matter to link-time optimisation. nvlink accepts them;
-/// culdb's [`parse`] refuses a command line that uses any of them.
+/// Options that only matter to link-time optimisation (`super::lto`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LtoOptions {
     /// `-lto` / `--link-time-opt`.
@@ -181,6 +180,8 @@ pub struct LinkOptions {
     pub relocatable: bool,
     /// `-m` / `--machine` (only 64 exists).
     pub machine: i32,
+    /// Whether `-m` was given (nvlink's tkinfo note records it then).
+    pub machine_given: bool,
     /// `-v` / `--verbose`.
     pub verbose: bool,
     /// `-v2` / `--verbose2`.
@@ -227,6 +228,8 @@ pub struct LinkOptions {
     pub keep_system_libraries: bool,
     /// `-cpu-arch` (default `unknown`).
     pub cpu_arch: String,
+    /// Whether `-cpu-arch` was given.
+    pub cpu_arch_given: bool,
     /// `--register-link-binaries <file>` (this option has no short form).
     pub register_link_binaries: Option<String>,
     /// `-ghls` / `--gen-host-linker-script`.
@@ -242,7 +245,7 @@ pub struct LinkOptions {
     pub help: bool,
     /// `-V` / `--version`.
     pub version: bool,
-    /// LTO options (refused by [`parse`], kept for callers of [`parse_nvlink_in`]).
+    /// LTO options.
     pub lto: LtoOptions,
     /// Options missing from `--help`.
     pub undocumented: UndocumentedOptions,
@@ -259,6 +262,7 @@ impl Default for LinkOptions {
             inputs: Vec::new(),
             relocatable: false,
             machine: 64,
+            machine_given: false,
             verbose: false,
             verbose2: false,
             disable_warnings: false,
@@ -282,6 +286,7 @@ impl Default for LinkOptions {
             use_host_info: false,
             keep_system_libraries: false,
             cpu_arch: "unknown".to_string(),
+            cpu_arch_given: false,
             register_link_binaries: None,
             gen_host_linker_script: None,
             device_stack_protector: None,
@@ -363,11 +368,21 @@ pub fn parse_in(args: &[String], dir: &Path) -> Result<LinkOptions, OptionsError
     if opts.help || opts.version || opts.gen_host_linker_script.is_some() {
         return Ok(opts);
     }
-    if let Some(spelling) = opts.lto.given.first() {
-        let text = format!(
-            "Option '{spelling}' is not supported by culdb (LTO): culdb links cubin-based inputs only{}",
-            opts.report_suffix()
-        );
+    let lto = opts.lto.dlto || opts.lto.link_time_opt;
+    if lto && opts.lto.nvvmpath.is_none() {
+        let text = format!("-nvvmpath should be specified with -lto{}", opts.report_suffix());
+        return Err(fail(opts.warnings, Diagnostic::fatal(text)));
+    }
+    // Options of the LTO step alone need it (probes.tsv).
+    let lto_only = [
+        (opts.lto.emit_ptx, "-emit-ptx"),
+        (opts.lto.nvvm_latest, "-nvvm-latest"),
+        (opts.lto.ofast_compile.is_some(), "--Ofast-compile"),
+        (opts.lto.force_whole_lto, "-force-whole-lto"),
+        (opts.lto.force_partial_lto, "-force-partial-lto"),
+    ];
+    if let Some((_, name)) = lto_only.iter().find(|(on, _)| *on && !lto) {
+        let text = format!("Conflicting options '{name}' and 'no -dlto'{}", opts.report_suffix());
         return Err(fail(opts.warnings, Diagnostic::fatal(text)));
     }
     if opts.undocumented.fdcmpt && !opts.undocumented.uumn {
@@ -923,7 +938,10 @@ impl Parser<'_> {
             Scalar::Str(s) => match id {
                 Id::OfastCompile => o.lto.ofast_compile = Some(s),
                 Id::Arch => o.arch = Some(s),
-                Id::CpuArch => o.cpu_arch = s,
+                Id::CpuArch => {
+                    o.cpu_arch = s;
+                    o.cpu_arch_given = true;
+                }
                 Id::GenHostLinkerScript => {
                     o.gen_host_linker_script = Some(if s == "lcs-abs" {
                         HostLinkerScript::LcsAbs
@@ -943,7 +961,10 @@ impl Parser<'_> {
                 _ => {}
             },
             Scalar::Int(n) => match id {
-                Id::Machine => o.machine = n,
+                Id::Machine => {
+                    o.machine = n;
+                    o.machine_given = true;
+                }
                 Id::Maxrregcount => o.maxrregcount = Some(n),
                 Id::SplitCompile => o.lto.split_compile = Some(n),
                 Id::SplitCompileExtended => o.lto.split_compile_extended = Some(n),

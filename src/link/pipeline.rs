@@ -11,9 +11,10 @@ use crate::cubin::read;
 
 use super::diag::{self, Diagnostic, Severity};
 use super::event::{Event, Phase};
-use super::inputs::{InputLoader, LoadNote, Printed};
+use super::inputs::{InputLoader, LoadNote, LtoModule, Printed};
+use super::lto::{self, LTO_CUBIN};
 use super::merge::{self, InputMerge};
-use super::state::{InputRecord, LinkState, Place, SymIdx};
+use super::state::{InputRecord, LinkState, LtoRecord, Place, ReadItem, SymIdx};
 
 /// What the pipeline needs besides the inputs.
 #[derive(Debug, Clone, Serialize)]
@@ -48,6 +49,14 @@ pub struct LinkSetup {
     pub base_dir: Option<std::path::PathBuf>,
     /// `-g`.
     pub debug: bool,
+    /// `-dlto`/`-lto` (with `-nvvmpath`): the LTO step runs first (`link::lto`).
+    pub lto: Option<super::lto::LtoRequest>,
+    /// `-emit-ptx`: with LTO, the output is the PTX NVVM made.
+    pub emit_ptx: bool,
+    /// The options nvlink records in its `.note.nv.tkinfo` entry (`link::tkinfo`).
+    pub tool_args: String,
+    /// The object name of that entry: the output file's with `-g`, else empty.
+    pub tool_object: String,
 }
 
 impl LinkSetup {
@@ -81,6 +90,23 @@ impl LinkSetup {
                     .is_some_and(|p| p.is_mercury()),
             base_dir: None,
             debug: o.debug,
+            lto: (o.lto.dlto || o.lto.link_time_opt)
+                .then_some(o.lto.nvvmpath.as_ref())
+                .flatten()
+                .map(|p| super::lto::LtoRequest {
+                    arch: o.arch.clone().unwrap_or_default(),
+                    nvvmpath: p.into(),
+                    xnvvm: o.lto.xnvvm.clone(),
+                    xptxas: o.lto.xptxas.clone(),
+                    maxrregcount: o.maxrregcount,
+                }),
+            emit_ptx: o.lto.emit_ptx,
+            tool_args: super::tkinfo::nvlink_args(o),
+            tool_object: if o.debug {
+                o.output_file.clone().unwrap_or_default()
+            } else {
+                String::new()
+            },
         }
     }
 }
@@ -88,6 +114,8 @@ impl LinkSetup {
 /// Where the pipeline stands.
 #[derive(Debug, Clone)]
 enum Stage {
+    /// `-dlto`: find and compile the NVVM IR (one step), before the read.
+    Lto,
     Read,
     Merge(Option<Box<InputMerge>>, usize),
     Resolve(usize),
@@ -211,11 +239,12 @@ impl Linker {
         state.relocatable = setup.relocatable;
         let target_sm = crate::arch::lookup(&setup.arch).map_or(0, |t| t.sm);
         state.compat = super::compat::CompatMerge::new(target_sm, setup.werror);
+        let stage = if setup.lto.is_some() { Stage::Lto } else { Stage::Read };
         Linker {
             setup,
             state,
             loader,
-            stage: Stage::Read,
+            stage,
             started: false,
             undefined: Vec::new(),
             output: None,
@@ -229,6 +258,7 @@ impl Linker {
     /// The phase now running (None once finished).
     pub fn phase(&self) -> Option<Phase> {
         match self.stage {
+            Stage::Lto => Some(Phase::Lto),
             Stage::Read => Some(Phase::Read),
             Stage::Merge(..) => Some(Phase::Merge),
             Stage::Resolve(_) => Some(Phase::Resolve),
@@ -277,10 +307,13 @@ impl Linker {
         let mut ev = Vec::new();
         if !self.started {
             self.started = true;
-            ev.push(Event::PhaseStart { phase: Phase::Read });
+            if let Some(phase) = self.phase() {
+                ev.push(Event::PhaseStart { phase });
+            }
         }
         let stage = std::mem::replace(&mut self.stage, Stage::Failed);
         self.stage = match stage {
+            Stage::Lto => self.lto_step(&mut ev),
             Stage::Read => self.read_step(&mut ev),
             Stage::Merge(m, next) => self.merge_step(m, next, &mut ev),
             Stage::Resolve(i) => self.resolve_step(i, &mut ev),
@@ -334,6 +367,141 @@ impl Linker {
         ev.push(Event::Diagnostic(d));
     }
 
+    /// The LTO step (`link::lto`): reads every input once to find the NVVM
+    /// IR (and what has none), compiles the IR, then either finishes with
+    /// the whole-program cubin as the output or hands the relocatable one
+    /// to the read as its first input.
+    fn lto_step(&mut self, ev: &mut Vec<Event>) -> Stage {
+        let Some(req) = self.setup.lto.clone() else {
+            return Stage::Read;
+        };
+        // nvlink loads libNVVM before it opens any input.
+        if let Err(f) = lto::check_libnvvm(&req.nvvmpath) {
+            return self.lto_failed(f, ev);
+        }
+        let mut scan = self.loader.clone();
+        let mut modules: Vec<LtoModule> = Vec::new();
+        let mut plain: Vec<String> = Vec::new();
+        let mut scan_failed = false;
+        while let Some(r) = scan.step() {
+            match r {
+                Err(_) => {
+                    scan_failed = true;
+                    break;
+                }
+                Ok(notes) => {
+                    for n in notes {
+                        match n {
+                            LoadNote::Lto(m) => modules.push(m),
+                            LoadNote::Loaded(c) => {
+                                let system = c.host_refs.as_ref().is_some_and(|r| r.system_library);
+                                if !system && !plain.contains(&c.name) {
+                                    plain.push(c.name);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let to_read = |ev: &mut Vec<Event>| {
+            ev.push(Event::PhaseEnd { phase: Phase::Lto });
+            ev.push(Event::PhaseStart { phase: Phase::Read });
+            Stage::Read
+        };
+        if scan_failed {
+            // The read reports what stopped the scan.
+            return to_read(ev);
+        }
+        for name in &plain {
+            self.diagnose(
+                Diagnostic::info(format!(
+                    "requested LTO but '{name}' not built for LTO so doing partial LTO"
+                )),
+                ev,
+            );
+        }
+        if modules.is_empty() {
+            self.diagnose(
+                Diagnostic::warning("Ignoring -dlto option because no LTO objects found"),
+                ev,
+            );
+            return to_read(ev);
+        }
+        for m in &modules {
+            ev.push(Event::LtoModule {
+                name: m.name.clone(),
+                origin: m.origin.to_string(),
+                bytes: m.fatbin.len(),
+            });
+        }
+        let devrt_given = !scan.system_libraries().is_empty();
+        let compiled = match lto::compile(&req, &modules, plain.is_empty(), devrt_given) {
+            Ok(c) => c,
+            Err(f) => return self.lto_failed(f, ev),
+        };
+        for line in &compiled.ptxas_lines {
+            self.diagnose(Diagnostic::tool_output(line.clone()), ev);
+        }
+        let names = modules.iter().map(|m| m.name.clone()).collect();
+        let cubin_bytes = compiled.cubin.len();
+        let whole_program = compiled.whole_program;
+        let ptx = compiled.ptx.clone();
+        let cubin = compiled.cubin.clone();
+        ev.push(Event::LtoCompiled {
+            modules: names,
+            compiled: Box::new(compiled),
+            cubin_bytes,
+        });
+        let read_order = |ms: &[LtoModule]| {
+            ms.iter()
+                .map(|m| ReadItem::Module {
+                    module_id: m.module_id.clone(),
+                    name: m.name.clone(),
+                })
+                .collect()
+        };
+        if self.setup.emit_ptx || whole_program {
+            if !self.setup.emit_ptx && !devrt_given {
+                self.diagnose(Diagnostic::fatal("expected libcudadevrt object"), ev);
+                return Stage::Failed;
+            }
+            self.state.lto = Some(LtoRecord {
+                whole_program: true,
+                read_order: read_order(&modules),
+            });
+            let out = if self.setup.emit_ptx { ptx.into_bytes() } else { cubin };
+            ev.push(Event::OutputWritten {
+                path: None,
+                bytes: out.len(),
+            });
+            self.output = Some(out);
+            ev.push(Event::PhaseEnd { phase: Phase::Lto });
+            return Stage::Done;
+        }
+        self.state.lto = Some(LtoRecord {
+            whole_program: false,
+            read_order: Vec::new(),
+        });
+        self.loader.prepend(super::inputs::LoadedCubin {
+            name: LTO_CUBIN.to_string(),
+            origin: super::inputs::Origin::Lto { modules: modules.len() },
+            data: cubin,
+            host_refs: None,
+            module_id: None,
+        });
+        to_read(ev)
+    }
+
+    fn lto_failed(&mut self, f: lto::Failure, ev: &mut Vec<Event>) -> Stage {
+        for line in f.printed {
+            self.diagnose(Diagnostic::tool_output(line), ev);
+        }
+        self.diagnose(Diagnostic::fatal(f.fatal), ev);
+        Stage::Failed
+    }
+
     fn read_step(&mut self, ev: &mut Vec<Event>) -> Stage {
         let step = self.loader.step();
         for p in self.loader.printed().to_vec() {
@@ -349,15 +517,34 @@ impl Linker {
                         LoadNote::Loaded(c) => {
                             let host_refs = c.host_refs.clone();
                             let module_id = c.module_id.clone();
+                            let from_lto = matches!(c.origin, super::inputs::Origin::Lto { .. });
                             if let Err(d) = self.admit(c.name, c.origin.to_string(), c.data, ev) {
                                 self.diagnose(d, ev);
                                 return Stage::Failed;
+                            }
+                            let input = self.state.inputs.len() - 1;
+                            if let Some(lto) = &mut self.state.lto
+                                && !from_lto
+                            {
+                                lto.read_order.push(ReadItem::Input(input));
                             }
                             if let Some(rec) = self.state.inputs.last_mut() {
                                 rec.module_id = module_id;
                             }
                             // The kernels the host code launches, for dead-code elimination.
                             self.state.host_refs.push(host_refs);
+                        }
+                        LoadNote::Lto(m) => {
+                            if let Some(lto) = &mut self.state.lto {
+                                lto.read_order.push(ReadItem::Module {
+                                    module_id: m.module_id.clone(),
+                                    name: m.name.clone(),
+                                });
+                            }
+                            ev.push(Event::InputSkipped {
+                                path: m.name,
+                                reason: format!("NVVM IR ({}): the LTO step compiled it into {LTO_CUBIN}", m.origin),
+                            });
                         }
                         LoadNote::HostCodeOnly { path, reason } => {
                             self.state.host_lists_incomplete = true;

@@ -18,9 +18,8 @@
 //!   ...`, `ptxas fatal   : Ptx assembly aborted due to errors`), then
 //!   `nvlink fatal   : elfLink fatbinary error` (status 1).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What nvlink's messages call the PTX being compiled.
 pub const PTX_INPUT_NAME: &str = "application ptx input";
@@ -76,15 +75,26 @@ pub fn ptx_target(ptx: &[u8]) -> Option<String> {
     None
 }
 
-/// Compiles `ptx` for `target` with the ptxas at `ptxas`, in a temporary
-/// folder that is removed afterwards.
+/// Compiles PTX text for `target` with `ptxas` as nvlink's embedded ptxas
+/// would (see [`ptxas_args`]).
 pub fn compile(ptxas: &Path, ptx: &[u8], target: &str, entry_options: Option<&str>) -> Result<Compiled, PtxError> {
-    let dir = TempDir::new().map_err(|e| PtxError::Run(format!("cannot create a temporary folder: {e}")))?;
-    let input = dir.path.join("culdb-jit.ptx");
-    let output = dir.path.join("culdb-jit.cubin");
+    run(ptxas, ptx, &ptxas_args(entry_options, target))
+}
+
+/// Runs `ptxas ARGS FILE.ptx -o FILE.cubin` on `ptx` in a temporary folder
+/// (removed afterwards): the cubin and every line ptxas printed (stdout,
+/// then stderr; the temporary file's name replaced by nvlink's
+/// [`PTX_INPUT_NAME`]).
+pub fn run(ptxas: &Path, ptx: &[u8], args: &[String]) -> Result<Compiled, PtxError> {
+    let dir = tempfile::Builder::new()
+        .prefix("culdb-ptxas-")
+        .tempdir()
+        .map_err(|e| PtxError::Run(format!("cannot create a temporary folder: {e}")))?;
+    let input = dir.path().join("culdb-jit.ptx");
+    let output = dir.path().join("culdb-jit.cubin");
     std::fs::write(&input, ptx).map_err(|e| PtxError::Run(format!("cannot write {}: {e}", input.display())))?;
     let out = Command::new(ptxas)
-        .args(ptxas_args(entry_options, target))
+        .args(args)
         .arg(&input)
         .arg("-o")
         .arg(&output)
@@ -111,33 +121,6 @@ pub fn compile(ptxas: &Path, ptx: &[u8], target: &str, entry_options: Option<&st
         ))
     })?;
     Ok(Compiled { cubin, messages })
-}
-
-/// A fresh folder under the system temporary folder, removed on drop.
-struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    fn new() -> std::io::Result<TempDir> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let base = std::env::temp_dir();
-        loop {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let path = base.join(format!("culdb-ptxas-{}-{n}", std::process::id()));
-            match std::fs::create_dir(&path) {
-                Ok(()) => return Ok(TempDir { path }),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
 }
 
 #[cfg(test)]

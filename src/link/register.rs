@@ -20,10 +20,13 @@
 //! * Inputs nothing was linked from do not count: a host object without
 //!   device code, an unused libcudadevrt member.
 //! * A failing link writes no file.
+//! * After the LTO step (`super::lto`): the IR modules count, where they
+//!   were read, the LTO cubin does not; full LTO lists them in the reverse
+//!   of reading order.
 
 use std::path::Path;
 
-use super::state::LinkState;
+use super::state::{LinkState, ReadItem};
 
 /// The file's contents for the inputs `st` linked, relative names taken
 /// from `dir` (made absolute against the current folder).
@@ -31,12 +34,31 @@ pub fn contents(st: &LinkState, dir: &Path) -> String {
     let base = std::env::current_dir()
         .map(|cwd| if dir == Path::new(".") { cwd } else { cwd.join(dir) })
         .unwrap_or_else(|_| dir.to_path_buf());
-    let mut out = format!("#define NUM_PRELINKED_OBJECTS {}\n", st.inputs.len());
-    for rec in &st.inputs {
-        let module = match &rec.module_id {
-            Some(id) => id.clone(),
-            None => path_module(&base, &rec.name),
-        };
+    let input_module = |rec: &super::state::InputRecord| match &rec.module_id {
+        Some(id) => id.clone(),
+        None => path_module(&base, &rec.name),
+    };
+    let modules: Vec<String> = match &st.lto {
+        None => st.inputs.iter().map(input_module).collect(),
+        Some(lto) => {
+            let mut m: Vec<String> = lto
+                .read_order
+                .iter()
+                .filter_map(|item| match item {
+                    ReadItem::Module { module_id, name } => {
+                        Some(module_id.clone().unwrap_or_else(|| path_module(&base, name)))
+                    }
+                    ReadItem::Input(i) => st.inputs.get(*i).map(input_module),
+                })
+                .collect();
+            if lto.whole_program {
+                m.reverse();
+            }
+            m
+        }
+    };
+    let mut out = format!("#define NUM_PRELINKED_OBJECTS {}\n", modules.len());
+    for module in modules {
         out.push_str(&format!("DEFINE_REGISTER_FUNC({module})\n"));
     }
     out

@@ -338,10 +338,31 @@ pub struct LinkState {
     /// `.nv.uft.entry`/`.nv.udt.entry` records, `link::uft`): emit writes the
     /// symbol's output index as a little-endian u32 at (section, offset).
     pub sym_fixups: Vec<SymFixup>,
+    /// What the LTO step did (`link::lto`); None when it did not run.
+    pub lto: Option<LtoRecord>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     #[serde(skip)]
     pub section_names: HashMap<String, usize>,
+}
+
+/// The LTO step's mark on the link: which inputs were compiled as IR and
+/// where they were read, for `--register-link-binaries` (`link::register`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LtoRecord {
+    /// Full LTO: the compiled cubin is the output, nothing was merged.
+    pub whole_program: bool,
+    /// Everything read, in reading order: IR modules and linked inputs.
+    pub read_order: Vec<ReadItem>,
+}
+
+/// One item of [`LtoRecord::read_order`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum ReadItem {
+    /// An IR module: its host object's `__nv_module_id`, or its name.
+    Module { module_id: Option<String>, name: String },
+    /// `inputs[i]`.
+    Input(usize),
 }
 
 impl LinkState {

@@ -213,7 +213,7 @@ impl Finalize {
                 let arch = setup.arch.clone();
                 st.notes
                     .retain(|n| n.name != ".note.nv.tkinfo" && n.name != ".note.nv.cuinfo");
-                st.notes.push(tables::tkinfo(st, &arch));
+                st.notes.push(tables::tkinfo(st, &setup.tool_args, &setup.tool_object));
                 let target = crate::arch::lookup(&arch);
                 if st.inputs.is_empty() {
                     empty_link_compat(st, target);

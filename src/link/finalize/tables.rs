@@ -317,13 +317,17 @@ fn empty_cuinfo(sm: u32, compat: bool) -> OutNote {
 const TOOL_VERSION: &str = "Cuda compilation tools, release 13.5, V13.5.37";
 const TOOL_BRANCH: &str = "Build cuda_13.5.r13.5/compiler.39125733_0";
 
-/// `.note.nv.tkinfo`: nvlink's own entry (tool, version, branch, its
-/// options as `-arch sm_90 `), then every input's entries in input order.
-pub fn tkinfo(st: &LinkState, arch: &str) -> OutNote {
-    let mut blob = vec![0u8];
+/// `.note.nv.tkinfo`: nvlink's own entry (object name, tool, version,
+/// branch, its options as `link::tkinfo` writes them), then, except in a
+/// `-r` link, every input's entries in input order. The object name is
+/// empty unless `-g` made nvlink record the output file's name there (its
+/// string then opens the blob, where the empty string's NUL is otherwise).
+pub fn tkinfo(st: &LinkState, args: &str, object: &str) -> OutNote {
+    let mut blob = Vec::new();
     let mut offs = [0u32; 4];
-    let args = format!("-arch {arch} ");
-    for (k, s) in ["nvlink", TOOL_VERSION, TOOL_BRANCH, args.as_str()].iter().enumerate() {
+    blob.extend_from_slice(object.as_bytes());
+    blob.push(0);
+    for (k, s) in ["nvlink", TOOL_VERSION, TOOL_BRANCH, args].iter().enumerate() {
         offs[k] = blob.len() as u32;
         blob.extend_from_slice(s.as_bytes());
         blob.push(0);
@@ -341,7 +345,8 @@ pub fn tkinfo(st: &LinkState, arch: &str) -> OutNote {
     }
     let mut data = note(NT_TKINFO, &desc);
     let mut flags = 0x200_0000;
-    for i in 0..st.inputs.len() {
+    let inputs = if st.relocatable { 0 } else { st.inputs.len() };
+    for i in 0..inputs {
         if let Some((d, f, _, _)) = input_note(st, i, ".note.nv.tkinfo") {
             data.extend_from_slice(&d);
             flags = f;

@@ -1,0 +1,404 @@
+//! Link-time optimisation (`-dlto`, `-lto`): the NVVM IR of the inputs is
+//! compiled together into one cubin before the merge.
+//!
+//! # What nvlink 13.5 does (checked by hand; corpus `lto_*` cases)
+//!
+//! * `-dlto` without `-nvvmpath` is fatal before anything is read:
+//!   `-nvvmpath should be specified with -lto`.
+//! * Every input is read first. An input whose fatbin has NVVM IR for the
+//!   target (`lto_NN`, usable as PTX of `compute_NN` is) gives that IR, not
+//!   its cubin or PTX; every member of an archive with IR gives its IR
+//!   (members are not pulled by need). No IR at all: `warning: Ignoring
+//!   -dlto option because no LTO objects found`, and the link goes on as
+//!   without `-dlto`. Each input with device code but no IR is reported
+//!   (`info: requested LTO but 'c.o' not built for LTO so doing partial LTO`).
+//! * nvlink opens `<nvvmpath>/lib64/libnvvm.so` (fatal `elfLink linker
+//!   library load error` when it cannot) and compiles the modules together
+//!   with `-arch=compute_NN -link-lto --device-c -has-global-host-info`.
+//!   The IR in nvcc's objects is encrypted (fatbin flag 0x10000); nvlink
+//!   decrypts it itself and hands libNVVM the plain module through a private
+//!   entry point (`__nvvmHandle`), which culdb cannot do. culdb asks
+//!   nvJitLink, NVIDIA's public LTO library, to compile the same modules to
+//!   PTX (`-arch=sm_NN -lto -ptx`): the PTX is byte-identical to what
+//!   nvlink's `-emit-ptx` writes.
+//! * The PTX then goes through ptxas with `-arch sm_NN -m 64`, nvlink's
+//!   `-maxrregcount` and `-Xptxas` options first (the cubin's tkinfo note
+//!   records them so). When every input was IR ("full LTO") and the code
+//!   calls no function but the driver's, or no libcudadevrt was given,
+//!   ptxas compiles the whole program (an unresolved call is then ptxas's
+//!   `Unresolved extern function`) and its cubin, unchanged, is the output:
+//!   no merge at all, the libcudadevrt given is left out, and nvlink
+//!   insists that one was given (`expected libcudadevrt object`). Else
+//!   ("partial LTO") ptxas compiles with `-c` and the result is linked
+//!   first, before every other input, under the name `lto.cubin` (an
+//!   unresolved call is then `Undefined reference to 'f' in 'lto.cubin'`).
+//! * `--register-link-binaries` names each module in reading order (partial
+//!   LTO: the IR modules where they were read, with the other inputs), or in
+//!   the reverse of reading order (full LTO).
+
+use std::ffi::{CString, c_char, c_int, c_void};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::inputs::LtoModule;
+use super::ptx::{self, PtxError};
+
+/// The name nvlink gives the cubin the LTO step makes.
+pub const LTO_CUBIN: &str = "lto.cubin";
+
+/// What the LTO step needs besides the modules.
+#[derive(Debug, Clone, Serialize)]
+pub struct LtoRequest {
+    /// The link target, `sm_90`.
+    pub arch: String,
+    /// `-nvvmpath`.
+    pub nvvmpath: PathBuf,
+    /// `-Xnvvm` options, passed to NVVM.
+    pub xnvvm: Vec<String>,
+    /// `-Xptxas` options.
+    pub xptxas: Vec<String>,
+    /// `-maxrregcount`.
+    pub maxrregcount: Option<i32>,
+}
+
+/// The step's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Compiled {
+    /// The PTX NVVM made of all modules together.
+    #[serde(skip)]
+    pub ptx: String,
+    /// ptxas's cubin.
+    #[serde(skip)]
+    pub cubin: Vec<u8>,
+    /// Full LTO: `cubin` is the output as it is.
+    pub whole_program: bool,
+    /// The library that compiled the IR.
+    pub library: PathBuf,
+    /// Its options.
+    pub nvvm_options: Vec<String>,
+    /// Its log (nvJitLink's info log).
+    pub nvvm_log: String,
+    pub nvvm_ms: u64,
+    /// ptxas's options (before the file names).
+    pub ptxas_args: Vec<String>,
+    /// What ptxas printed (`-Xptxas -v`), as nvlink shows it.
+    pub ptxas_lines: Vec<String>,
+    pub ptxas_ms: u64,
+}
+
+/// Why the step failed: lines printed first (ptxas's or NVVM's), then
+/// nvlink's fatal text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub printed: Vec<String>,
+    pub fatal: String,
+}
+
+impl Failure {
+    fn fatal(text: impl Into<String>) -> Failure {
+        Failure {
+            printed: Vec::new(),
+            fatal: text.into(),
+        }
+    }
+}
+
+/// Checks that libNVVM loads from `-nvvmpath` as nvlink loads it.
+pub fn check_libnvvm(nvvmpath: &Path) -> Result<(), Failure> {
+    let path = nvvmpath.join("lib64").join("libnvvm.so");
+    // SAFETY: loading NVIDIA's libNVVM runs only its initialisers.
+    let lib =
+        unsafe { libloading::Library::new(&path) }.map_err(|_| Failure::fatal("elfLink linker library load error"))?;
+    // SAFETY: the symbol is only looked up, not called.
+    unsafe { lib.get::<unsafe extern "C" fn()>(b"__nvvmHandle\0") }
+        .map_err(|_| Failure::fatal("could not find __nvvmHandle"))?;
+    Ok(())
+}
+
+/// Compiles `modules` (all of the link's IR): NVVM, then ptxas. `all_ir`:
+/// no input had device code but IR; `devrt_given`: a libcudadevrt is among
+/// the inputs. The code is compiled as a whole program (the output as it
+/// is) when every input was IR and, if a libcudadevrt was given, it calls
+/// no function but the driver's (`pipeline::driver_syscall`).
+pub fn compile(req: &LtoRequest, modules: &[LtoModule], all_ir: bool, devrt_given: bool) -> Result<Compiled, Failure> {
+    let library = find_nvjitlink(&req.nvvmpath).ok_or_else(|| {
+        Failure::fatal(
+            "elfLink linker library load error [culdb: the IR in nvcc's objects is encrypted and only NVIDIA's \
+             nvJitLink reads it; no libnvJitLink.so was found beside -nvvmpath (../lib64, ../lib), in \
+             $CULDB_NVJITLINK or on the library path; scripts/cuda-tools.sh installs one]",
+        )
+    })?;
+    let mut nvvm_options = vec![format!("-arch={}", req.arch), "-lto".to_string(), "-ptx".to_string()];
+    nvvm_options.extend(req.xnvvm.iter().map(|o| format!("-Xnvvm={o}")));
+    let t = Instant::now();
+    let (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
+    let nvvm_ms = t.elapsed().as_millis() as u64;
+    let calls_out = extern_functions(&ptx)
+        .iter()
+        .any(|f| !super::pipeline::driver_syscall(f));
+    let whole_program = all_ir && !(calls_out && devrt_given);
+    let mut ptxas_args = Vec::new();
+    ptxas_args.extend(req.xptxas.iter().cloned());
+    if let Some(n) = req.maxrregcount {
+        ptxas_args.push(format!("-maxrregcount={n}"));
+    }
+    ptxas_args.extend([
+        "-arch".to_string(),
+        req.arch.clone(),
+        "-m".to_string(),
+        "64".to_string(),
+    ]);
+    if !whole_program {
+        ptxas_args.push("-c".to_string());
+    }
+    let ptxas = find_ptxas(&req.nvvmpath).ok_or_else(|| {
+        Failure::fatal("elfLink fatbinary error [culdb: LTO needs ptxas: set CULDB_PTXAS or put ptxas on PATH]")
+    })?;
+    let t = Instant::now();
+    let out = ptx::run(&ptxas, ptx.as_bytes(), &ptxas_args).map_err(|e| match e {
+        PtxError::Rejected { messages } => Failure {
+            printed: messages,
+            fatal: "elfLink fatbinary error".into(),
+        },
+        PtxError::Run(why) => Failure::fatal(format!("elfLink fatbinary error [culdb: {why}]")),
+    })?;
+    Ok(Compiled {
+        ptx,
+        cubin: out.cubin,
+        whole_program,
+        library,
+        nvvm_options,
+        nvvm_log,
+        nvvm_ms,
+        ptxas_args,
+        ptxas_lines: out.messages,
+        ptxas_ms: t.elapsed().as_millis() as u64,
+    })
+}
+
+/// The functions PTX declares `.extern` (called, defined elsewhere).
+pub fn extern_functions(ptx: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in ptx.lines() {
+        let Some(rest) = line.trim_start().strip_prefix(".extern") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix(".func") else {
+            continue;
+        };
+        let mut rest = rest.trim_start();
+        // An optional return parameter list comes first.
+        if rest.starts_with('(') {
+            match rest.find(')') {
+                Some(n) => rest = rest[n + 1..].trim_start(),
+                None => continue,
+            }
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
+            .collect();
+        if !name.is_empty() {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// ptxas: the toolkit's (`<nvvmpath>/../bin/ptxas`), else culdb's usual one.
+fn find_ptxas(nvvmpath: &Path) -> Option<PathBuf> {
+    let beside = nvvmpath.join("..").join("bin").join("ptxas");
+    if std::env::var_os("CULDB_PTXAS").is_none() && beside.is_file() {
+        return Some(beside);
+    }
+    super::find_ptxas().filter(|p| p.is_file())
+}
+
+/// Where nvJitLink is: `$CULDB_NVJITLINK`, beside `-nvvmpath` (a CUDA
+/// toolkit's `lib64`, the PyPI wheels' `lib`), in the folder
+/// `scripts/cuda-tools.sh` fills, else by name on the library path.
+pub fn find_nvjitlink(nvvmpath: &Path) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CULDB_NVJITLINK") {
+        return Some(PathBuf::from(p));
+    }
+    let mut dirs = vec![
+        nvvmpath.join("../lib64"),
+        nvvmpath.join("../lib"),
+        nvvmpath.join("lib64"),
+    ];
+    if let Some(bin) = super::find_tool("ptxas").as_deref().and_then(Path::parent) {
+        dirs.push(bin.join("../lib"));
+        dirs.push(bin.join("../lib64"));
+    }
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let mut names: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("libnvJitLink.so"))
+            })
+            .collect();
+        names.sort();
+        if let Some(p) = names.into_iter().next() {
+            return Some(p);
+        }
+    }
+    // SAFETY: as in `nvjitlink_ptx`; only checks that the name loads.
+    unsafe { libloading::Library::new("libnvJitLink.so.13") }
+        .ok()
+        .map(|_| PathBuf::from("libnvJitLink.so.13"))
+}
+
+type Handle = *mut c_void;
+type CreateFn = unsafe extern "C" fn(*mut Handle, u32, *const *const c_char) -> c_int;
+type AddDataFn = unsafe extern "C" fn(Handle, c_int, *const c_void, usize, *const c_char) -> c_int;
+type CompleteFn = unsafe extern "C" fn(Handle) -> c_int;
+type SizeFn = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
+type GetFn = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
+type DestroyFn = unsafe extern "C" fn(*mut Handle) -> c_int;
+
+/// `NVJITLINK_INPUT_FATBIN`.
+const INPUT_FATBIN: c_int = 4;
+
+/// nvJitLink's entry points; each is exported with an API-version suffix.
+struct NvJitLink {
+    _lib: libloading::Library,
+    create: CreateFn,
+    add_data: AddDataFn,
+    complete: CompleteFn,
+    ptx_size: SizeFn,
+    ptx: GetFn,
+    error_log_size: SizeFn,
+    error_log: GetFn,
+    info_log_size: SizeFn,
+    info_log: GetFn,
+    destroy: DestroyFn,
+}
+
+impl NvJitLink {
+    fn open(path: &Path) -> Result<NvJitLink, String> {
+        // SAFETY: loading NVIDIA's nvJitLink runs only its initialisers.
+        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
+        let suffix = ["13_0", "12_0"]
+            .into_iter()
+            .find(|v| {
+                let name = format!("__nvJitLinkCreate_{v}\0");
+                // SAFETY: only looked up.
+                unsafe { lib.get::<CreateFn>(name.as_bytes()) }.is_ok()
+            })
+            .ok_or("no __nvJitLinkCreate_13_0 or _12_0 in it")?;
+        fn get<T: Copy>(lib: &libloading::Library, name: &str, v: &str) -> Result<T, String> {
+            let full = format!("__nvJitLink{name}_{v}\0");
+            // SAFETY: the type matches nvJitLink.h for this entry point.
+            unsafe { lib.get::<T>(full.as_bytes()) }
+                .map(|s| *s)
+                .map_err(|e| format!("{}: {e}", &full[..full.len() - 1]))
+        }
+        Ok(NvJitLink {
+            create: get(&lib, "Create", suffix)?,
+            add_data: get(&lib, "AddData", suffix)?,
+            complete: get(&lib, "Complete", suffix)?,
+            ptx_size: get(&lib, "GetLinkedPtxSize", suffix)?,
+            ptx: get(&lib, "GetLinkedPtx", suffix)?,
+            error_log_size: get(&lib, "GetErrorLogSize", suffix)?,
+            error_log: get(&lib, "GetErrorLog", suffix)?,
+            info_log_size: get(&lib, "GetInfoLogSize", suffix)?,
+            info_log: get(&lib, "GetInfoLog", suffix)?,
+            destroy: get(&lib, "Destroy", suffix)?,
+            _lib: lib,
+        })
+    }
+
+    /// Reads one of the handle's text results.
+    fn text(&self, h: Handle, size: SizeFn, get: GetFn) -> Option<String> {
+        let mut n = 0usize;
+        // SAFETY: `h` is a live handle; the buffer has the size asked for.
+        unsafe {
+            if size(h, &mut n) != 0 {
+                return None;
+            }
+            let mut buf = vec![0u8; n.max(1)];
+            if get(h, buf.as_mut_ptr().cast()) != 0 {
+                return None;
+            }
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            buf.truncate(end);
+            Some(String::from_utf8_lossy(&buf).into_owned())
+        }
+    }
+}
+
+/// Compiles the modules to PTX with nvJitLink: (PTX, info log).
+fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> Result<(String, String), Failure> {
+    let api = NvJitLink::open(library).map_err(|e| {
+        Failure::fatal(format!(
+            "elfLink linker library load error [culdb: {}: {e}]",
+            library.display()
+        ))
+    })?;
+    let opts: Vec<CString> = options
+        .iter()
+        .map(|o| CString::new(o.as_str()).unwrap_or_default())
+        .collect();
+    let ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    let mut h: Handle = std::ptr::null_mut();
+    // SAFETY: the pointers live across the call; nvJitLink copies them.
+    if unsafe { (api.create)(&mut h, ptrs.len() as u32, ptrs.as_ptr()) } != 0 || h.is_null() {
+        return Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLinkCreate failed]"));
+    }
+    let result = (|| {
+        for m in modules {
+            let name = CString::new(m.name.replace('\0', "")).unwrap_or_default();
+            // SAFETY: the data and the name live across the call.
+            let r = unsafe { (api.add_data)(h, INPUT_FATBIN, m.fatbin.as_ptr().cast(), m.fatbin.len(), name.as_ptr()) };
+            if r != 0 {
+                return Err(r);
+            }
+        }
+        // SAFETY: a live handle.
+        match unsafe { (api.complete)(h) } {
+            0 => Ok(()),
+            r => Err(r),
+        }
+    })();
+    let info = api.text(h, api.info_log_size, api.info_log).unwrap_or_default();
+    let out = match result {
+        Ok(()) => match api.text(h, api.ptx_size, api.ptx) {
+            Some(ptx) => Ok((ptx, info)),
+            None => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),
+        },
+        Err(code) => {
+            let log = api.text(h, api.error_log_size, api.error_log).unwrap_or_default();
+            Err(Failure {
+                printed: log.lines().map(str::to_string).filter(|l| !l.is_empty()).collect(),
+                fatal: format!("elfLink nvvm error [culdb: nvJitLink error {code}]"),
+            })
+        }
+    };
+    // SAFETY: destroys the handle created above, once.
+    unsafe { (api.destroy)(&mut h) };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn externs_of_ptx() {
+        let ptx = ".version 9.5\n.extern .func  (.param .b32 func_retval0) _Z6helperi\n(\n\t.param .b32 p\n)\n;\n\
+                   .extern .func cudaLaunchDeviceV2(\n.extern .shared .align 4 .b8 s[];\n.visible .func f()\n";
+        assert_eq!(extern_functions(ptx), ["_Z6helperi", "cudaLaunchDeviceV2"]);
+    }
+
+    #[test]
+    fn missing_libnvvm_is_nvlinks_load_error() {
+        let e = check_libnvvm(Path::new("/nonexistent/nvvm")).unwrap_err();
+        assert_eq!(e.fatal, "elfLink linker library load error");
+    }
+}
