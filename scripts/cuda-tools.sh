@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned NVIDIA command-line tools (nvcc, ptxas, nvlink, cuobjdump,
-# nvdisasm, cicc, headers, libcudadevrt.a) from their PyPI wheels into one folder.
+# nvdisasm, cicc, headers, libcudadevrt.a, libNVVM and nvJitLink for LTO) from
+# their PyPI wheels into one folder.
 # Idempotent: a folder that already holds every pinned wheel is left alone.
 # Prints the folder that holds the binaries (…/nvidia/cu13/bin) on stdout.
 # `--samples` also installs the headers and libraries some CUDA samples need
@@ -16,6 +17,7 @@ wheels=(
   nvidia-cuda-crt==13.5.37
   nvidia-cuda-runtime==13.5.37
   nvidia-cuda-cccl==13.3.5.0.6
+  nvidia-nvjitlink==13.5.37
 )
 bin="$home/nvidia/cu13/bin"
 stamp="$home/.installed"
@@ -64,6 +66,10 @@ for whl in "$home"/wheels/*.whl; do
   python3 -m zipfile -e "$whl" "$home" >&2
 done
 chmod +x "$bin"/* "$home"/nvidia/cu13/nvvm/bin/* 2>/dev/null || true
+# nvlink -dlto opens <nvvmpath>/lib64/libnvvm.so and nvcc passes
+# -nvvmpath=<bin>/../nvvm: give the wheel's nvvm/ that lib64/.
+mkdir -p "$home/nvidia/cu13/nvvm/lib64"
+ln -sf ../../lib/libnvvm.so.4 "$home/nvidia/cu13/nvvm/lib64/libnvvm.so"
 printf '%s\n' "$want" >"$stamp"
 [[ "${1:-}" == --samples ]] && install_extras
 echo "$bin"

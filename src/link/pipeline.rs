@@ -57,6 +57,9 @@ pub struct LinkSetup {
     pub tool_args: String,
     /// The object name of that entry: the output file's with `-g`, else empty.
     pub tool_object: String,
+    /// `--register-link-binaries` was given: inputs that are not host
+    /// objects get nvlink's "has no host code" note.
+    pub register_link_binaries: bool,
 }
 
 impl LinkSetup {
@@ -102,6 +105,7 @@ impl LinkSetup {
                 }),
             emit_ptx: o.lto.emit_ptx,
             tool_args: super::tkinfo::nvlink_args(o),
+            register_link_binaries: o.register_link_binaries.is_some(),
             tool_object: if o.debug {
                 o.output_file.clone().unwrap_or_default()
             } else {
@@ -494,6 +498,14 @@ impl Linker {
         to_read(ev)
     }
 
+    /// `-report-arch`: nvlink's messages about the link name the target.
+    fn with_target(&self, mut text: String) -> String {
+        if self.setup.report_arch {
+            text.push_str(&format!(" (target: {})", self.setup.arch));
+        }
+        text
+    }
+
     fn lto_failed(&mut self, f: lto::Failure, ev: &mut Vec<Event>) -> Stage {
         for line in f.printed {
             self.diagnose(Diagnostic::tool_output(line), ev);
@@ -523,6 +535,16 @@ impl Linker {
                                 return Stage::Failed;
                             }
                             let input = self.state.inputs.len() - 1;
+                            if self.setup.register_link_binaries && host_refs.is_none() && !from_lto {
+                                // The host link registers modules by the host
+                                // objects' ids; a bare cubin has none.
+                                let name = self.state.inputs[input].name.clone();
+                                let text = self.with_target(format!(
+                                    "Input '{name}' has no host code, which could cause later host link error \
+                                     if there is a reference to it"
+                                ));
+                                self.diagnose(Diagnostic::info(text), ev);
+                            }
                             if let Some(lto) = &mut self.state.lto
                                 && !from_lto
                             {
@@ -704,10 +726,7 @@ impl Linker {
             reported,
         });
         if reported {
-            let mut text = format!("Undefined reference to '{}' in '{}'", sym.name, by);
-            if self.setup.report_arch {
-                text.push_str(&format!(" (target: {})", self.setup.arch));
-            }
+            let text = self.with_target(format!("Undefined reference to '{}' in '{}'", sym.name, by));
             self.diagnose(Diagnostic::undefined(text), ev);
         }
         Stage::Resolve(i + 1)

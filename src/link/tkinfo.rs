@@ -3,10 +3,11 @@
 //! nvlink writes the options it was given, not as typed but in the order of
 //! its option table, each as `-name value ` (a flag as `-name  `, a list
 //! joined with `,`, `-m64` as `-m 64`, `--arch=sm_90` as `-arch sm_90`).
-//! Some options are not recorded at all (`--register-link-binaries`,
-//! `-Xlinker`, `-optf`, `--host-ccbin`, `-time`, `-force-partial-lto`). With
-//! `-g` the inputs (file names and nothing else, joined with `,`) come first
-//! and `-o FILE` is recorded too. Read from nvlink 13.5's notes: the corpus
+//! Some options are not recorded at all (`-Xlinker`, `--host-ccbin`,
+//! `-force-partial-lto`), some only with `-g`: then the inputs (file names
+//! and nothing else, joined with `,`) come first, `-o FILE` is recorded, and
+//! so are `--register-link-binaries` (as `- NAME`, the file's base name) and
+//! `-time`. Read from nvlink 13.5's notes: the corpus
 //! goldens (`-v`, `-r`, `-uidx`, `-kernels-used`, `-l`/`-L`, `-g`), the
 //! real-world sweep (`-m64 ... -cpu-arch=X86_64` from nvcc) and links made
 //! with every recorded option at once (tests/tkinfo.rs has them).
@@ -64,6 +65,13 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
         .collect();
     list(&libs, "l", &mut out);
     list(&o.library_paths, "L", &mut out);
+    if o.debug
+        && let Some(r) = &o.register_link_binaries
+    {
+        // An option without a short name: `- reg.c`, the file's base name.
+        let base = r.rsplit('/').next().unwrap_or(r);
+        out.push_str(&format!("- {base} "));
+    }
     flag(o.verbose, "v", &mut out);
     flag(o.preserve_relocs, "preserve-relocs", &mut out);
     flag(o.disable_warnings, "w", &mut out);
@@ -93,5 +101,8 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
     flag(o.ignore_host_info, "ignore-host-info", &mut out);
     flag(o.relocatable, "r", &mut out);
     value(o.uidx_file.as_deref(), "uidx", &mut out);
+    if o.debug {
+        value(o.time.as_deref(), "time", &mut out);
+    }
     out
 }
