@@ -390,7 +390,11 @@ fn run_diff(a: &Path, b: &Path, strict: bool, json: bool) -> i32 {
             ));
         }
         if strict && strict_diff.is_none() {
-            o.push_str("identical apart from .note.nv.tkinfo\n");
+            o.push_str(if da == db {
+                "byte-identical, .note.nv.tkinfo included\n"
+            } else {
+                "identical apart from .note.nv.tkinfo\n"
+            });
         }
         out(&o);
     }

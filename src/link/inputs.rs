@@ -230,6 +230,8 @@ pub struct LtoModule {
     pub fatbin: Vec<u8>,
     /// The host object's `__nv_module_id`.
     pub module_id: Option<String>,
+    /// What the host object's code references (its `.nvHR*` lists).
+    pub host_refs: Option<HostRefs>,
 }
 
 impl std::fmt::Debug for LtoModule {
@@ -802,7 +804,10 @@ impl InputLoader {
                     c.host_refs = refs.clone();
                     c.module_id = module_id.clone();
                 }
-                LoadNote::Lto(m) => m.module_id = module_id.clone(),
+                LoadNote::Lto(m) => {
+                    m.module_id = module_id.clone();
+                    m.host_refs = refs.clone();
+                }
                 _ => {}
             }
         }
@@ -847,6 +852,7 @@ impl InputLoader {
                     origin: origin(arch),
                     fatbin: m.data.into_owned(),
                     module_id: None,
+                    host_refs: None,
                 })
             }
             Pick::NotFound { path, warn } => LoadNote::Skipped {

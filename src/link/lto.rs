@@ -12,8 +12,14 @@
 //!   -dlto option because no LTO objects found`, and the link goes on as
 //!   without `-dlto`. Each input with device code but no IR is reported
 //!   (`info: requested LTO but 'c.o' not built for LTO so doing partial LTO`).
+//! * In full LTO, when every input is a host object and their `.nvHR*`
+//!   lists name a kernel, NVVM keeps only the kernels and variables the lists name (an
+//!   archive member's kernel nothing launches is gone; corpus
+//!   lto_archive_sm90); culdb passes them as nvJitLink's `-kernels-used` and
+//!   `-variables-used`, which gives the same PTX. In partial LTO (a plain
+//!   input, or code calling libcudadevrt) every kernel stays.
 //! * nvlink opens `<nvvmpath>/lib64/libnvvm.so` (fatal `elfLink linker
-//!   library load error` when it cannot) and compiles the modules together
+//!   library load error` when it cannot, before it opens any input) and compiles the modules together
 //!   with `-arch=compute_NN -link-lto --device-c -has-global-host-info`.
 //!   The IR in nvcc's objects is encrypted (fatbin flag 0x10000); nvlink
 //!   decrypts it itself and hands libNVVM the plain module through a private
@@ -61,6 +67,53 @@ pub struct LtoRequest {
     pub xptxas: Vec<String>,
     /// `-maxrregcount`.
     pub maxrregcount: Option<i32>,
+}
+
+/// The host objects' lists, as NVVM gets them: with every input a host
+/// object and some list naming a kernel, the only kernels and variables
+/// the compiled code keeps (nvlink's `-has-global-host-info`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct HostInfo {
+    pub kernels: Vec<String>,
+    pub variables: Vec<String>,
+}
+
+impl HostInfo {
+    /// The lists of all inputs (None for an input that is not a host
+    /// object), or None when they do not limit what is kept.
+    pub fn of<'a>(inputs: impl IntoIterator<Item = Option<&'a super::inputs::HostRefs>>) -> Option<HostInfo> {
+        let mut info = HostInfo::default();
+        for r in inputs {
+            let r = r?;
+            let name = |n: &String| n.trim_end_matches('*').to_string();
+            info.kernels
+                .extend(r.kernels.iter().chain(&r.internal_kernels).map(name));
+            info.variables.extend(
+                r.data
+                    .iter()
+                    .chain(&r.internal_data)
+                    .chain(&r.constants)
+                    .chain(&r.internal_constants)
+                    .map(name),
+            );
+        }
+        info.kernels.sort();
+        info.kernels.dedup();
+        info.variables.sort();
+        info.variables.dedup();
+        (!info.kernels.is_empty()).then_some(info)
+    }
+
+    /// nvJitLink's options for it. With no variable named, a name no
+    /// variable has, so that NVVM drops the unreferenced ones as nvlink's does.
+    fn options(&self) -> Vec<String> {
+        let mut o: Vec<String> = self.kernels.iter().map(|k| format!("-kernels-used={k}")).collect();
+        if self.variables.is_empty() {
+            o.push("-variables-used=__culdb_no_variable__".into());
+        }
+        o.extend(self.variables.iter().map(|v| format!("-variables-used={v}")));
+        o
+    }
 }
 
 /// The step's result.
@@ -117,12 +170,19 @@ pub fn check_libnvvm(nvvmpath: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Compiles `modules` (all of the link's IR): NVVM, then ptxas. `all_ir`:
+/// Compiles `modules` (all of the link's IR): NVVM, then ptxas. `host`:
+/// what the host code references, when that limits what is kept. `all_ir`:
 /// no input had device code but IR; `devrt_given`: a libcudadevrt is among
 /// the inputs. The code is compiled as a whole program (the output as it
 /// is) when every input was IR and, if a libcudadevrt was given, it calls
 /// no function but the driver's (`pipeline::driver_syscall`).
-pub fn compile(req: &LtoRequest, modules: &[LtoModule], all_ir: bool, devrt_given: bool) -> Result<Compiled, Failure> {
+pub fn compile(
+    req: &LtoRequest,
+    modules: &[LtoModule],
+    host: Option<&HostInfo>,
+    all_ir: bool,
+    devrt_given: bool,
+) -> Result<Compiled, Failure> {
     let library = find_nvjitlink(&req.nvvmpath).ok_or_else(|| {
         Failure::fatal(
             "elfLink linker library load error [culdb: the IR in nvcc's objects is encrypted and only NVIDIA's \
@@ -132,13 +192,25 @@ pub fn compile(req: &LtoRequest, modules: &[LtoModule], all_ir: bool, devrt_give
     })?;
     let mut nvvm_options = vec![format!("-arch={}", req.arch), "-lto".to_string(), "-ptx".to_string()];
     nvvm_options.extend(req.xnvvm.iter().map(|o| format!("-Xnvvm={o}")));
+    let base_options = nvvm_options.clone();
+    // Host information only counts for full LTO.
+    let host = host.filter(|_| all_ir);
+    if let Some(h) = host {
+        nvvm_options.extend(h.options());
+    }
     let t = Instant::now();
-    let (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
-    let nvvm_ms = t.elapsed().as_millis() as u64;
+    let (mut ptx, mut nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
     let calls_out = extern_functions(&ptx)
         .iter()
         .any(|f| !super::pipeline::driver_syscall(f));
     let whole_program = all_ir && !(calls_out && devrt_given);
+    if !whole_program && host.is_some() {
+        // Partial after all (the code calls libcudadevrt): nvlink's NVVM
+        // then keeps every kernel (corpus lto_cdp_sm90).
+        nvvm_options = base_options;
+        (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
+    }
+    let nvvm_ms = t.elapsed().as_millis() as u64;
     let mut ptxas_args = Vec::new();
     ptxas_args.extend(req.xptxas.iter().cloned());
     if let Some(n) = req.maxrregcount {
@@ -205,6 +277,36 @@ pub fn extern_functions(ptx: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The `-nvvmpath` folder the corpus's LTO cases name.
+pub const CORPUS_NVVMPATH: &str = "/tmp/culdb-nvvm";
+
+/// Makes `dir/lib64/libnvvm.so` a link to this machine's libNVVM (the
+/// toolkit's `lib64/libnvvm.so`, or the PyPI wheel's `lib/libnvvm.so.4`
+/// beside ptxas), as `scripts/regen-corpus` does for nvlink. Err says what
+/// is missing for an LTO link here (libNVVM, nvJitLink or ptxas).
+pub fn prepare_nvvmpath(dir: &Path) -> Result<(), String> {
+    let bin = super::find_ptxas()
+        .filter(|p| p.is_file())
+        .ok_or("LTO needs ptxas, and this machine has none")?;
+    let lib = bin.parent().map(|b| b.join("..")).unwrap_or_default();
+    let libnvvm = [
+        lib.join("lib/libnvvm.so.4"),
+        lib.join("nvvm/lib64/libnvvm.so"),
+        lib.join("lib64/libnvvm.so"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+    .ok_or("LTO needs libNVVM, and this machine has none")?;
+    let link = dir.join("lib64").join("libnvvm.so");
+    if !link.is_file() {
+        std::fs::create_dir_all(dir.join("lib64")).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&libnvvm, &link).map_err(|e| e.to_string())?;
+    }
+    find_nvjitlink(dir).ok_or("LTO needs nvJitLink, and this machine has none")?;
+    Ok(())
 }
 
 /// ptxas: the toolkit's (`<nvvmpath>/../bin/ptxas`), else culdb's usual one.

@@ -386,6 +386,7 @@ impl Linker {
         let mut scan = self.loader.clone();
         let mut modules: Vec<LtoModule> = Vec::new();
         let mut plain: Vec<String> = Vec::new();
+        let mut refs: Vec<Option<super::inputs::HostRefs>> = Vec::new();
         let mut scan_failed = false;
         while let Some(r) = scan.step() {
             match r {
@@ -396,14 +397,22 @@ impl Linker {
                 Ok(notes) => {
                     for n in notes {
                         match n {
-                            LoadNote::Lto(m) => modules.push(m),
+                            LoadNote::Lto(m) => {
+                                refs.push(m.host_refs.clone());
+                                modules.push(m);
+                            }
                             LoadNote::Loaded(c) => {
                                 let system = c.host_refs.as_ref().is_some_and(|r| r.system_library);
-                                if !system && !plain.contains(&c.name) {
-                                    plain.push(c.name);
+                                if !system {
+                                    refs.push(c.host_refs.clone());
+                                    if !plain.contains(&c.name) {
+                                        plain.push(c.name);
+                                    }
                                 }
                             }
-                            _ => {}
+                            // Host code that launches what nobody can tell.
+                            LoadNote::HostCodeOnly { .. } => refs.push(None),
+                            LoadNote::Skipped { .. } => {}
                         }
                     }
                 }
@@ -441,7 +450,14 @@ impl Linker {
             });
         }
         let devrt_given = !scan.system_libraries().is_empty();
-        let compiled = match lto::compile(&req, &modules, plain.is_empty(), devrt_given) {
+        let host = lto::HostInfo::of(refs.iter().map(Option::as_ref));
+        let compiled = match lto::compile(
+            &req,
+            &modules,
+            host.as_ref(),
+            plain.is_empty() && !self.setup.relocatable,
+            devrt_given,
+        ) {
             Ok(c) => c,
             Err(f) => return self.lto_failed(f, ev),
         };
@@ -492,6 +508,8 @@ impl Linker {
             name: LTO_CUBIN.to_string(),
             origin: super::inputs::Origin::Lto { modules: modules.len() },
             data: cubin,
+            // nvlink's dead-code elimination takes it as a cubin file:
+            // every kernel the step kept stays (corpus lto_partial_sm90).
             host_refs: None,
             module_id: None,
         });

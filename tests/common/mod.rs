@@ -109,6 +109,22 @@ pub fn tiny_cubin_bytes() -> Vec<u8> {
 
 /// Every corpus case folder.
 pub fn corpus_cases() -> Vec<PathBuf> {
+    all_corpus_cases().into_iter().filter(|p| !is_lto_case(p)).collect()
+}
+
+/// The LTO cases (`-dlto`): they need libNVVM, nvJitLink and ptxas, and
+/// have tests of their own (tests/lto.rs, and `culdb conform`, which skips
+/// them where those are missing).
+#[allow(dead_code)]
+pub fn lto_cases() -> Vec<PathBuf> {
+    all_corpus_cases().into_iter().filter(|p| is_lto_case(p)).collect()
+}
+
+fn is_lto_case(case: &Path) -> bool {
+    std::fs::read_to_string(case.join("link.args")).is_ok_and(|a| a.split_whitespace().any(|w| w == "-dlto"))
+}
+
+fn all_corpus_cases() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/corpus"))
         .map(|rd| {
             rd.filter_map(|e| e.ok())
