@@ -141,10 +141,11 @@ pub struct Compiled {
     pub ptxas_ms: u64,
 }
 
-/// Why the step failed: lines printed first (ptxas's or NVVM's), then
-/// nvlink's fatal text.
+/// Why the step failed: NVVM's log as nvlink's info lines, ptxas's lines,
+/// then nvlink's fatal text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
+    pub infos: Vec<String>,
     pub printed: Vec<String>,
     pub fatal: String,
 }
@@ -152,6 +153,7 @@ pub struct Failure {
 impl Failure {
     fn fatal(text: impl Into<String>) -> Failure {
         Failure {
+            infos: Vec::new(),
             printed: Vec::new(),
             fatal: text.into(),
         }
@@ -231,6 +233,7 @@ pub fn compile(
     let t = Instant::now();
     let out = ptx::run(&ptxas, ptx.as_bytes(), &ptxas_args).map_err(|e| match e {
         PtxError::Rejected { messages } => Failure {
+            infos: Vec::new(),
             printed: messages,
             fatal: "elfLink fatbinary error".into(),
         },
@@ -477,14 +480,27 @@ fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> R
         Err(code) => {
             let log = api.text(h, api.error_log_size, api.error_log).unwrap_or_default();
             Err(Failure {
-                printed: log.lines().map(str::to_string).filter(|l| !l.is_empty()).collect(),
-                fatal: format!("elfLink nvvm error [culdb: nvJitLink error {code}]"),
+                infos: log.lines().filter(|l| !l.is_empty()).map(nvvm_log_line).collect(),
+                printed: Vec::new(),
+                fatal: format!("elfLink JIT compile failed [culdb: nvJitLink error {code}]"),
             })
         }
     };
     // SAFETY: destroys the handle created above, once.
     unsafe { (api.destroy)(&mut h) };
     out
+}
+
+/// A line of nvJitLink's error log as nvlink prints libNVVM's:
+/// `libnvvm : error: ...ERROR NVVM_ERROR_INVALID_OPTION (7) in
+/// nvvmCompileProgram` becomes `libnvvm : error: ...NVVM_ERROR_INVALID_OPTION`.
+fn nvvm_log_line(line: &str) -> String {
+    let Some(at) = line.find("ERROR NVVM_ERROR_") else {
+        return line.to_string();
+    };
+    let code = &line[at + "ERROR ".len()..];
+    let code = code.split(' ').next().unwrap_or(code);
+    format!("{}{code}", &line[..at])
 }
 
 #[cfg(test)]
@@ -496,6 +512,17 @@ mod tests {
         let ptx = ".version 9.5\n.extern .func  (.param .b32 func_retval0) _Z6helperi\n(\n\t.param .b32 p\n)\n;\n\
                    .extern .func cudaLaunchDeviceV2(\n.extern .shared .align 4 .b8 s[];\n.visible .func f()\n";
         assert_eq!(extern_functions(ptx), ["_Z6helperi", "cudaLaunchDeviceV2"]);
+    }
+
+    #[test]
+    fn nvvm_errors_as_nvlink_prints_them() {
+        assert_eq!(
+            nvvm_log_line(
+                "libnvvm : error: -O2 is an unsupported optionERROR NVVM_ERROR_INVALID_OPTION (7) in nvvmCompileProgram"
+            ),
+            "libnvvm : error: -O2 is an unsupported optionNVVM_ERROR_INVALID_OPTION"
+        );
+        assert_eq!(nvvm_log_line("other"), "other");
     }
 
     #[test]

@@ -525,6 +525,9 @@ impl Linker {
     }
 
     fn lto_failed(&mut self, f: lto::Failure, ev: &mut Vec<Event>) -> Stage {
+        for line in f.infos {
+            self.diagnose(Diagnostic::info(line), ev);
+        }
         for line in f.printed {
             self.diagnose(Diagnostic::tool_output(line), ev);
         }
