@@ -60,8 +60,92 @@ pub struct Dce {
     next: usize,
     /// Undefined names some relocation referred to before the removals.
     referenced: BTreeSet<SymIdx>,
+    /// Built with the plan: what each removal touches, so that a removal
+    /// costs what it removes, not the size of the link.
+    index: RemovalIndex,
     orphans_done: bool,
     done: bool,
+}
+
+/// Where a removed function's pieces are in the link state. Removals only
+/// mark things removed or dead, so the index built once stays right.
+#[derive(Debug, Clone, Default)]
+struct RemovalIndex {
+    /// Per-function sections (`.nv.constant0.<fn>`, …) by the function's
+    /// code section name suffix.
+    per_function: HashMap<String, Vec<usize>>,
+    symbols_in: HashMap<usize, Vec<SymIdx>>,
+    relocs_in: HashMap<usize, Vec<usize>>,
+    relocs_against: HashMap<SymIdx, Vec<usize>>,
+    nvinfo_of: HashMap<SymIdx, Vec<usize>>,
+    callgraph_of: HashMap<SymIdx, Vec<usize>>,
+    debug: BTreeSet<usize>,
+}
+
+impl RemovalIndex {
+    fn new(st: &LinkState) -> RemovalIndex {
+        let mut ix = RemovalIndex::default();
+        // One section per name (the last), as the lookup by name gives it.
+        let by_name: HashMap<&str, usize> = st
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.flags & SHF_INFO_LINK != 0 && s.class != SectionClass::Text)
+            .map(|(k, s)| (s.name.as_str(), k))
+            .collect();
+        for (name, k) in by_name {
+            if let Some(f) = per_function_suffix(name) {
+                ix.per_function.entry(f.to_string()).or_default().push(k);
+            }
+        }
+        for (i, s) in st.all_symbols() {
+            if let Place::Section(k) = s.place {
+                ix.symbols_in.entry(k).or_default().push(i);
+            }
+        }
+        for (n, r) in st.relocs.iter().enumerate() {
+            ix.relocs_in.entry(r.section).or_default().push(n);
+            ix.relocs_against.entry(r.sym).or_default().push(n);
+        }
+        for (n, info) in st.nvinfo.iter().enumerate() {
+            let mut of: BTreeSet<SymIdx> = info.entry.symbol_refs().iter().map(|&x| SymIdx(x as i32)).collect();
+            of.extend(info.function);
+            for i in of {
+                ix.nvinfo_of.entry(i).or_default().push(n);
+            }
+        }
+        for (n, e) in st.callgraph.iter().enumerate() {
+            let of: BTreeSet<SymIdx> = match e.record {
+                Record::Call { caller, callee } => [caller, callee].into_iter().map(|x| SymIdx(x as i32)).collect(),
+                mut rec => rec.symbol_refs_mut().iter().map(|x| SymIdx(**x as i32)).collect(),
+            };
+            for i in of {
+                ix.callgraph_of.entry(i).or_default().push(n);
+            }
+        }
+        ix.debug = st
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.class == SectionClass::Debug)
+            .map(|(k, _)| k)
+            .collect();
+        ix
+    }
+}
+
+/// The function a per-function section belongs to, by its name:
+/// `.nv.shared.<fn>`, `.nv.local.<fn>`, `.nv.constantN.<fn>`.
+fn per_function_suffix(name: &str) -> Option<&str> {
+    if let Some(f) = name
+        .strip_prefix(".nv.shared.")
+        .or_else(|| name.strip_prefix(".nv.local."))
+    {
+        return Some(f);
+    }
+    let rest = name.strip_prefix(".nv.constant")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0).then(|| rest[digits..].strip_prefix('.')).flatten()
 }
 
 /// Whether `name` matches a host-object list entry: each `*` stands for any
@@ -107,6 +191,9 @@ impl Dce {
             if !setup.relocatable && !setup.debug {
                 self.dead = plan(st, setup);
                 self.referenced = undefined_referenced(st);
+                if !self.dead.is_empty() {
+                    self.index = RemovalIndex::new(st);
+                }
             }
             if self.dead.is_empty() {
                 self.done = true;
@@ -143,7 +230,7 @@ impl Dce {
             let name = format!(".nv.shared.{}", st.symbol_name(f));
             st.dropped_section_names.push(name);
         }
-        remove_function(st, f);
+        remove_function(st, f, &self.index);
         vec![Event::Dce(DceEvent::Removed {
             name: st.symbol_name(f),
             reason,
@@ -250,22 +337,22 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
 /// Removes function `f`: its symbol, its code and per-function sections
 /// with their symbols, and the relocations, .nv.info and call-graph records
 /// that belong to it or name it.
-pub fn remove_function(st: &mut LinkState, f: SymIdx) {
+fn remove_function(st: &mut LinkState, f: SymIdx, ix: &RemovalIndex) {
     let Some(sym) = st.symbol(f).cloned() else { return };
     let mut sections: BTreeSet<usize> = BTreeSet::new();
     if let Place::Section(k) = sym.place
         && st.sections.get(k).is_some_and(|s| s.class == SectionClass::Text)
     {
         sections.insert(k);
-        sections.extend(per_function_sections(st, k));
+        if let Some(fname) = st.sections[k].name.strip_prefix(".text.")
+            && let Some(ks) = ix.per_function.get(fname)
+        {
+            sections.extend(ks.iter().copied().filter(|&x| x != k));
+        }
     }
     let mut syms: BTreeSet<SymIdx> = BTreeSet::from([f]);
-    for (i, s) in st.all_symbols() {
-        if let Place::Section(k) = s.place
-            && sections.contains(&k)
-        {
-            syms.insert(i);
-        }
+    for k in &sections {
+        syms.extend(ix.symbols_in.get(k).into_iter().flatten().copied());
     }
     for &k in &sections {
         if let Some(s) = st.sections.get_mut(k) {
@@ -280,62 +367,24 @@ pub fn remove_function(st: &mut LinkState, f: SymIdx) {
     // Debug information keeps its relocations against the removed symbols:
     // nvlink still applies them (R_CUDA_UNUSED_CLEAR64 zeroes the removed
     // function's address range in .debug_frame: kernels_used_sm90).
-    let debug: BTreeSet<usize> = st
-        .sections
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.class == SectionClass::Debug)
-        .map(|(k, _)| k)
-        .collect();
-    for r in st.relocs.iter_mut() {
-        if sections.contains(&r.section) || (syms.contains(&r.sym) && !debug.contains(&r.section)) {
-            r.live = false;
+    for k in &sections {
+        for &n in ix.relocs_in.get(k).into_iter().flatten() {
+            st.relocs[n].live = false;
         }
     }
-    let named = |x: u32| syms.contains(&SymIdx(x as i32));
-    for n in st.nvinfo.iter_mut() {
-        if n.function.is_some_and(|g| syms.contains(&g)) || n.entry.symbol_refs().iter().any(|&x| named(x)) {
-            n.live = false;
+    for i in &syms {
+        for &n in ix.relocs_against.get(i).into_iter().flatten() {
+            if !ix.debug.contains(&st.relocs[n].section) {
+                st.relocs[n].live = false;
+            }
+        }
+        for &n in ix.nvinfo_of.get(i).into_iter().flatten() {
+            st.nvinfo[n].live = false;
+        }
+        for &n in ix.callgraph_of.get(i).into_iter().flatten() {
+            st.callgraph[n].live = false;
         }
     }
-    for e in st.callgraph.iter_mut() {
-        let hit = match e.record {
-            Record::Call { caller, callee } => named(caller) || named(callee),
-            mut rec => rec.symbol_refs_mut().iter().any(|x| named(**x)),
-        };
-        if hit {
-            e.live = false;
-        }
-    }
-}
-
-/// Sections tied to code section `text` through their input's sh_info
-/// (`.nv.constant0.<fn>`, `.nv.shared.<fn>`, `.nv.local.<fn>`), found by name:
-/// they are named after the function's code section.
-fn per_function_sections(st: &LinkState, text: usize) -> Vec<usize> {
-    let Some(fname) = st.sections.get(text).and_then(|s| s.name.strip_prefix(".text.")) else {
-        return Vec::new();
-    };
-    let by_name: HashMap<&str, usize> = st
-        .sections
-        .iter()
-        .enumerate()
-        .filter(|(k, s)| *k != text && s.flags & SHF_INFO_LINK != 0 && s.class != SectionClass::Text)
-        .map(|(k, s)| (s.name.as_str(), k))
-        .collect();
-    by_name
-        .iter()
-        .filter(|(name, _)| {
-            name.strip_suffix(fname).is_some_and(|p| {
-                p == ".nv.shared."
-                    || p == ".nv.local."
-                    || p.strip_prefix(".nv.constant")
-                        .and_then(|d| d.strip_suffix('.'))
-                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-            })
-        })
-        .map(|(_, &k)| k)
-        .collect()
 }
 
 #[cfg(test)]

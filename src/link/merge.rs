@@ -7,7 +7,7 @@
 //! (registers, then virtual SM, then first input), weak data keeping the
 //! loser's bytes, and the diagnostics' texts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -54,6 +54,17 @@ pub struct InputMerge {
     frame: Option<(Vec<u8>, FrameEdit)>,
     /// Set when a fatal error stopped this input's merge.
     failed: bool,
+    /// EIATTR_REGCOUNT per input symbol, from the input's `.nv.info`
+    /// sections (the first record of a symbol counts), decoded once.
+    regcounts: HashMap<usize, u32>,
+    /// Sections holding a local function's code.
+    local_code: BTreeSet<usize>,
+    /// Each section's first section symbol.
+    section_symbol_of: HashMap<usize, usize>,
+    /// The input's `.nv.merc.debug_frame`.
+    merc_frame: Option<usize>,
+    /// Each code section's first function symbol.
+    function_of: HashMap<usize, usize>,
 }
 
 /// A fatal problem: the merge stops ("merge_elf failed").
@@ -66,12 +77,41 @@ impl InputMerge {
         let cubin = read::parse(&rec.data)
             .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
             .into_owned();
+        let mut regcounts = HashMap::new();
+        for s in cubin.sections.iter().filter(|s| s.sh_type == SHT_CUDA_INFO) {
+            let Ok(info) = nvinfo::decode(&s.data) else { continue };
+            for e in info.find(code::REGCOUNT) {
+                if let Some(nvinfo::Block::SymValue { sym, value }) = e.block() {
+                    regcounts.entry(*sym as usize).or_insert(*value);
+                }
+            }
+        }
+        let local_code = cubin
+            .symbols
+            .iter()
+            .filter(|y| y.sym_type == STT_FUNC && y.binding == STB_LOCAL)
+            .map(|y| y.shndx as usize)
+            .collect();
+        let (mut section_symbol_of, mut function_of) = (HashMap::new(), HashMap::new());
+        for (i, y) in cubin.symbols.iter().enumerate() {
+            if y.sym_type == STT_SECTION {
+                section_symbol_of.entry(y.shndx as usize).or_insert(i);
+            } else if y.sym_type == STT_FUNC {
+                function_of.entry(y.shndx as usize).or_insert(i);
+            }
+        }
+        let merc_frame = cubin.section_by_name(".nv.merc.debug_frame").map(|(k, _)| k);
         Ok(InputMerge {
             input,
+            local_code,
+            section_symbol_of,
+            merc_frame,
+            function_of,
             cubin,
             cursor: Cursor::Start,
             dropped: BTreeSet::new(),
             won: Vec::new(),
+            regcounts,
             frame: None,
             failed: false,
         })
@@ -192,20 +232,7 @@ impl InputMerge {
 
     /// The register count .nv.info gives the function symbol `sym_idx` of this input.
     fn regcount(&self, sym_idx: usize) -> Option<u32> {
-        for s in &self.cubin.sections {
-            if s.sh_type != SHT_CUDA_INFO {
-                continue;
-            }
-            let Ok(info) = nvinfo::decode(&s.data) else { continue };
-            for e in info.find(code::REGCOUNT) {
-                if let Some(nvinfo::Block::SymValue { sym, value }) = e.block()
-                    && *sym as usize == sym_idx
-                {
-                    return Some(*value);
-                }
-            }
-        }
-        None
+        self.regcounts.get(&sym_idx).copied()
     }
 
     fn candidate(&self, st: &LinkState, sym: &Symbol, idx: usize) -> WeakCandidate {
@@ -592,10 +619,9 @@ impl InputMerge {
     /// The output section symbol of output section `out` (created once).
     fn section_symbol(&self, st: &mut LinkState, out: usize) -> SymIdx {
         let name = st.sections[out].name.clone();
-        if let Some((idx, _)) = st
-            .all_symbols()
-            .find(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(out))
-        {
+        // Every symbol comes through `add_local`/`add_global`, which index
+        // section symbols; places move only after the merge.
+        if let Some(&idx) = st.section_symbols.get(&out) {
             return idx;
         }
         st.add_local(OutSymbol {
@@ -651,12 +677,7 @@ impl InputMerge {
         // A local function's code is its input's own, even where another
         // input has a local function of the same name (ptxas's helpers such
         // as `__cuda_sm3x_div_rn_noftz_f32_slowpath`: dce_shared_helper_sm90).
-        let local_code = class == SectionClass::Text
-            && self
-                .cubin
-                .symbols
-                .iter()
-                .any(|y| y.shndx as usize == j && y.sym_type == STT_FUNC && y.binding == STB_LOCAL);
+        let local_code = class == SectionClass::Text && self.local_code.contains(&j);
         let existing = if local_code { None } else { st.section_named(&s.name) };
         let (out, created) = match existing {
             Some(out) => (out, false),
@@ -868,11 +889,7 @@ impl InputMerge {
     /// Maps the input's section symbol of section `j` (if it has one and it
     /// is not mapped yet) to the output section symbol of `out`.
     fn map_section_symbol(&self, st: &mut LinkState, j: usize, out: usize, ev: &mut Vec<Event>) {
-        let found = self
-            .cubin
-            .symbols
-            .iter()
-            .position(|y| y.sym_type == STT_SECTION && y.shndx as usize == j);
+        let found = self.section_symbol_of.get(&j).copied();
         if let Some(i) = found
             && st.maps[self.input].map_symbol_index[i] == 0
         {
@@ -927,12 +944,7 @@ impl InputMerge {
         let function = if s.name == ".nv.info" {
             None
         } else {
-            let text = s.info as usize;
-            let owner = self
-                .cubin
-                .symbols
-                .iter()
-                .position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text);
+            let owner = self.function_of.get(&(s.info as usize)).copied();
             owner.and_then(|o| self.translate(st, o as u32))
         };
         let (mut kept, mut dropped) = (0, 0);
@@ -1003,7 +1015,7 @@ impl InputMerge {
         let Some(classic) = self.cubin.sections.get(target).filter(|x| x.name == ".debug_frame") else {
             return addend;
         };
-        let Some((_, merc)) = self.cubin.section_by_name(".nv.merc.debug_frame") else {
+        let Some(merc) = self.merc_frame.and_then(|k| self.cubin.sections.get(k)) else {
             return addend;
         };
         // CIE ranks are those of the section as ptxas wrote it.

@@ -342,6 +342,9 @@ pub struct LinkState {
     pub lto: Option<LtoRecord>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
+    /// The first section symbol of each output section, as added.
+    #[serde(skip)]
+    pub section_symbols: HashMap<usize, SymIdx>,
     #[serde(skip)]
     pub section_names: HashMap<String, usize>,
 }
@@ -363,6 +366,14 @@ pub enum ReadItem {
     Module { module_id: Option<String>, name: String },
     /// `inputs[i]`.
     Input(usize),
+}
+
+/// The output section a section symbol stands for.
+fn section_of_section_symbol(sym: &OutSymbol) -> Option<usize> {
+    match sym.place {
+        Place::Section(k) if sym.sym_type == crate::cubin::consts::STT_SECTION => Some(k),
+        _ => None,
+    }
 }
 
 impl LinkState {
@@ -421,16 +432,25 @@ impl LinkState {
 
     /// Adds a local symbol; returns its positive index.
     pub fn add_local(&mut self, sym: OutSymbol) -> SymIdx {
+        let section = section_of_section_symbol(&sym);
         self.locals.push(sym);
-        SymIdx(self.locals.len() as i32)
+        let idx = SymIdx(self.locals.len() as i32);
+        if let Some(k) = section {
+            self.section_symbols.entry(k).or_insert(idx);
+        }
+        idx
     }
 
     /// Adds a global or weak symbol; returns its negative index.
     pub fn add_global(&mut self, sym: OutSymbol) -> SymIdx {
         let name = sym.name.clone();
+        let section = section_of_section_symbol(&sym);
         self.globals.push(sym);
         let idx = SymIdx(-(self.globals.len() as i32));
         self.symbol_names.insert(name, idx);
+        if let Some(k) = section {
+            self.section_symbols.entry(k).or_insert(idx);
+        }
         idx
     }
 
