@@ -285,7 +285,9 @@ fn run_tui(
 }
 
 /// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
-fn out(s: &str) {
+/// Every command's standard output goes through here (`print!` panics on a
+/// closed pipe).
+pub fn out(s: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(s.as_bytes());
 }
@@ -508,12 +510,12 @@ fn run_toolkit(dir: &Path, cuda: Option<PathBuf>) -> i32 {
     };
     match crate::toolkit::build(dir, &cuda, &culdb) {
         Ok(()) => {
-            println!(
-                "{}: {} with culdb as nvlink; use {}",
+            out(&format!(
+                "{}: {} with culdb as nvlink; use {}\n",
                 dir.display(),
                 cuda.display(),
                 dir.join("bin/nvcc").display()
-            );
+            ));
             0
         }
         Err(e) => {

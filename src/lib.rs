@@ -14,6 +14,7 @@ pub mod debug;
 pub mod demangle;
 pub mod diff;
 pub mod dump;
+pub mod fuzz;
 pub mod link;
 pub mod repl;
 pub mod ronfile;

@@ -209,12 +209,12 @@ fn interactive(session: &mut Session) -> i32 {
     if let Some(h) = &hist {
         let _ = ed.load_history(h);
     }
-    println!(
+    crate::cli::out(&format!(
         "culdb {}: a link of {} input(s) ready to step. `help` lists the commands; \
-`step`, `next`, `continue`, or set a breakpoint first.",
+`step`, `next`, `continue`, or set a breakpoint first.\n",
         env!("CARGO_PKG_VERSION"),
         session.final_state().inputs.len()
-    );
+    ));
     let mut last = String::new();
     loop {
         match ed.readline(PROMPT) {
@@ -228,7 +228,7 @@ fn interactive(session: &mut Session) -> i32 {
                 if o.error {
                     eprint!("{}", o.text);
                 } else {
-                    print!("{}", o.text);
+                    crate::cli::out(&o.text);
                 }
                 last = line;
                 if o.quit {
@@ -236,7 +236,7 @@ fn interactive(session: &mut Session) -> i32 {
                 }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => {
-                println!("(Ctrl-C: `quit` to leave)");
+                crate::cli::out("(Ctrl-C: `quit` to leave)\n");
             }
             Err(_) => break,
         }

@@ -476,19 +476,32 @@ fn print_out(s: &str) {
     let _ = std::io::stdout().lock().write_all(s.as_bytes());
 }
 
+/// `s` followed by spaces to `width` characters.
+fn pad_to(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    let mut o = String::with_capacity(s.len() + width.saturating_sub(n));
+    o.push_str(s);
+    o.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+    o
+}
+
 /// The human table: a line per job (status, time, name, output), the
 /// diagnostics of the failed ones, and the totals.
 pub fn table(r: &Report) -> String {
     let width = r.jobs.iter().map(|j| j.name.chars().count()).max().unwrap_or(0).max(3);
-    let mut o = format!("{:>6}  {:>10}  {:<width$}  output\n", "status", "time", "job");
+    // Padded by hand: the formatter's width is limited to 16 bits, and a
+    // job's name (from a jobs file) may be longer.
+    let mut o = format!("{:>6}  {:>10}  {}  output\n", "status", "time", pad_to("job", width));
     for j in &r.jobs {
         let output = match (&j.output, j.written) {
             (Some(p), true) => p.as_str(),
             _ => "-",
         };
         o.push_str(&format!(
-            "{:>6}  {:>7.1} ms  {:<width$}  {output}\n",
-            j.status, j.time_ms, j.name
+            "{:>6}  {:>7.1} ms  {}  {output}\n",
+            j.status,
+            j.time_ms,
+            pad_to(&j.name, width)
         ));
         if !j.ok {
             for d in &j.diagnostics {

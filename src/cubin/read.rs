@@ -120,6 +120,155 @@ pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
     })
 }
 
+/// The largest section alignment a link input may state (the output writer's
+/// bound: `write::align_up`).
+pub const MAX_ALIGN: u64 = 1 << 20;
+
+/// The largest size of a NOBITS section, symbol value or size, and
+/// relocation offset a link input may state (1 TiB): the layout adds such
+/// numbers, and addresses must stay far from overflow.
+pub const MAX_OFFSET: u64 = 1 << 40;
+
+/// Parses a cubin for linking: [`parse`], then every number the merge, the
+/// layout and the relocator take from the file is checked against it, so
+/// that they can index and allocate with it. Alignments are 0 or powers of
+/// two up to [`MAX_ALIGN`]; NOBITS sizes, symbol values and sizes, and
+/// relocation offsets at most [`MAX_OFFSET`]; a relocation section applies
+/// to another section of the file (`sh_info`) through a symbol table
+/// (`sh_link`) and names its symbols; a symbol lies in a section of the file
+/// (or is undefined, absolute or common). The error names the offset of the offending
+/// field.
+pub fn parse_for_link(data: &[u8]) -> Result<Cubin<'_>> {
+    let c = parse(data)?;
+    check_linkable(data, &c)?;
+    Ok(c)
+}
+
+fn check_linkable(data: &[u8], c: &Cubin<'_>) -> Result<()> {
+    let ehdr: &FileHeader64<LE> = pod_at(data, 0, "ELF header")?;
+    let shoff = ehdr.e_shoff.get(LE);
+    let shdrs = section_headers(data, ehdr)?;
+    let nsec = c.sections.len();
+    let hdr_at = |i: usize| shoff + (i * SHDR_SIZE) as u64;
+    for (i, s) in c.sections.iter().enumerate().skip(1) {
+        let at = hdr_at(i);
+        if s.align > MAX_ALIGN || !(s.align == 0 || s.align.is_power_of_two()) {
+            return Err(FormatError::new(
+                at + 48,
+                format!(
+                    "section [{i}] {} has alignment {:#x}; expected 0 or a power of two up to {MAX_ALIGN:#x}",
+                    s.name, s.align
+                ),
+            ));
+        }
+        if is_nobits(s.sh_type) && s.nobits_size > MAX_OFFSET {
+            return Err(FormatError::new(
+                at + 32,
+                format!(
+                    "section [{i}] {} has size {:#x}; expected at most {MAX_OFFSET:#x}",
+                    s.name, s.nobits_size
+                ),
+            ));
+        }
+        if !s.is_reloc() {
+            continue;
+        }
+        let target = s.info as usize;
+        if target == 0 || target >= nsec || target == i {
+            return Err(FormatError::new(
+                at + 44,
+                format!(
+                    "relocation section [{i}] {} applies to section {target}, which is not a section it can relocate (there are {nsec})",
+                    s.name
+                ),
+            ));
+        }
+        let linked = c.sections.get(s.link as usize).map(|t| t.sh_type);
+        if !s.relocs.is_empty() && !linked.is_some_and(is_symtab) {
+            return Err(FormatError::new(
+                at + 40,
+                format!(
+                    "relocation section [{i}] {} links to section {}, which is not a symbol table",
+                    s.name, s.link
+                ),
+            ));
+        }
+        let nsyms = c.symbols_for(s).len();
+        let entsize = if s.has_addends() { 24 } else { 16 };
+        let rec_at = |k: usize| shdrs[i].sh_offset.get(LE) + (k * entsize) as u64;
+        for (k, r) in s.relocs.iter().enumerate() {
+            if r.sym as usize >= nsyms {
+                return Err(FormatError::new(
+                    rec_at(k) + 8,
+                    format!(
+                        "relocation {k} of {} refers to symbol {}, and the symbol table has {nsyms}",
+                        s.name, r.sym
+                    ),
+                ));
+            }
+            // Mercury code is compressed (`.nv.capmerc`): its relocations
+            // and symbols are at offsets of the code the capsule expands to,
+            // past the section's size; the relocator checks each place.
+            if r.offset > MAX_OFFSET {
+                return Err(FormatError::new(
+                    rec_at(k),
+                    format!(
+                        "relocation {k} of {} is at offset {:#x} of {}; expected at most {MAX_OFFSET:#x}",
+                        s.name, r.offset, c.sections[target].name
+                    ),
+                ));
+            }
+        }
+    }
+    for table_type in [SHT_SYMTAB, SHT_CUDA_MERC_SYMTAB] {
+        let Some(idx) = c.sections.iter().position(|s| s.sh_type == table_type) else {
+            continue;
+        };
+        let syms = if table_type == SHT_SYMTAB {
+            &c.symbols
+        } else {
+            &c.merc_symbols
+        };
+        let base = shdrs[idx].sh_offset.get(LE);
+        for (k, y) in syms.iter().enumerate() {
+            let here = base + (k * SYM_SIZE) as u64;
+            let shndx = y.shndx;
+            let special = shndx == SHN_UNDEF || shndx == SHN_ABS || shndx == SHN_COMMON;
+            if y.sym_type == STT_SECTION && (special || shndx as usize >= nsec) && k != 0 {
+                return Err(FormatError::new(
+                    here + 6,
+                    format!("section symbol {k} is in section {shndx:#x}, which is not a section of the file"),
+                ));
+            }
+            if special {
+                continue;
+            }
+            let Some(sec) = c.sections.get(shndx as usize) else {
+                return Err(FormatError::new(
+                    here + 6,
+                    format!(
+                        "symbol {k} ({}) is in section {shndx:#x}, which is not a section of the file",
+                        y.name
+                    ),
+                ));
+            };
+            // Shared memory symbols reach past their section (dynamic
+            // shared memory), Mercury code symbols past the compressed
+            // code: only the bound that keeps sums of them from overflowing.
+            if y.value > MAX_OFFSET || y.size > MAX_OFFSET {
+                return Err(FormatError::new(
+                    here + if y.value > MAX_OFFSET { 8 } else { 16 },
+                    format!(
+                        "symbol {k} ({}) in section [{shndx}] {} has value {:#x} and size {:#x}; expected at most {MAX_OFFSET:#x}",
+                        y.name, sec.name, y.value, y.size
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The file offset of each section, by index, as the section headers state it
 /// (empty when the headers cannot be read). For messages about file bytes.
 pub fn section_offsets(data: &[u8]) -> Vec<u64> {

@@ -559,7 +559,7 @@ impl InputLoader {
                     format!("'{cand}' is a folder"),
                 )));
             }
-            let data = std::fs::read(&path)
+            let data = read_regular(&path)
                 .map_err(|e| Diagnostic::fatal(with_detail(format!("Could not open input file '{cand}'"), e)))?;
             let incompatible = |why: String| LoadNote::Skipped {
                 path: cand.clone(),
@@ -640,7 +640,7 @@ impl InputLoader {
 
     fn load_library(&mut self, name: &str) -> StepResult {
         let path = self.path_of(name);
-        let data = std::fs::read(&path)
+        let data = read_regular(&path)
             .map_err(|e| Diagnostic::fatal(with_detail(format!("Could not open input file '{name}'"), e)))?;
         self.load_archive(name, &path, &data)
     }
@@ -651,7 +651,7 @@ impl InputLoader {
         if path.is_dir() {
             return Err(Diagnostic::fatal(could_not_open()));
         }
-        let data = std::fs::read(&path).map_err(|_| Diagnostic::fatal(could_not_open()))?;
+        let data = read_regular(&path).map_err(|_| Diagnostic::fatal(could_not_open()))?;
         if data.is_empty() {
             return Ok(vec![skipped(name, "empty file: nvlink ignores it silently")]);
         }
@@ -1004,7 +1004,7 @@ impl InputLoader {
                 return Err(Diagnostic::fatal("elfLink internal error"));
             }
             let path = self.path_of(&member);
-            let Ok(bytes) = std::fs::read(&path) else {
+            let Ok(bytes) = read_regular(&path) else {
                 self.print_fatal(format!("Could not open input file '{member}'"));
                 return Err(Diagnostic::fatal("elfLink internal error"));
             };
@@ -1107,6 +1107,17 @@ fn member_kinds(members: &[archive::ArchiveMember<'_>]) -> String {
     let mut kinds: Vec<&str> = members.iter().map(|m| kind_name(input::classify(m.data))).collect();
     kinds.dedup();
     kinds.join(", ")
+}
+
+/// The contents of an input file. Only regular files (or links to them) are
+/// read: a FIFO would block the link and a device such as `/dev/zero` never
+/// ends; nvlink cannot open them either.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    std::fs::read(path)
 }
 
 fn skipped(path: &str, reason: impl Into<String>) -> LoadNote {

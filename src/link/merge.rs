@@ -74,7 +74,7 @@ impl InputMerge {
     /// Parses the input's bytes (already validated by the reader) for merging.
     pub fn new(state: &LinkState, input: usize) -> Result<Self, Diagnostic> {
         let rec = &state.inputs[input];
-        let cubin = read::parse(&rec.data)
+        let cubin = read::parse_for_link(&rec.data)
             .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
             .into_owned();
         let mut regcounts = HashMap::new();
@@ -640,7 +640,9 @@ impl InputMerge {
 
     /// Why an input section is not merged as code or data, if it is not.
     fn skip_reason(&self, j: usize) -> Option<&'static str> {
-        let s = &self.cubin.sections[j];
+        let Some(s) = self.cubin.sections.get(j) else {
+            return Some("not a section of the input");
+        };
         if j == 0 {
             return Some("null section");
         }

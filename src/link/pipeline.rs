@@ -622,8 +622,8 @@ impl Linker {
 
     /// Takes a loaded cubin into the link: checks it and its architecture.
     fn admit(&mut self, name: String, origin: String, data: Vec<u8>, ev: &mut Vec<Event>) -> Result<(), Diagnostic> {
-        let cubin =
-            read::parse(&data).map_err(|e| Diagnostic::fatal(format!("Could not read input file '{name}': {e}")))?;
+        let cubin = read::parse_for_link(&data)
+            .map_err(|e| Diagnostic::fatal(format!("Could not read input file '{name}': {e}")))?;
         let e_flags = cubin.header.e_flags;
         if let Some(target) = crate::arch::lookup(&self.setup.arch) {
             // Into a Mercury target, an input after the first must carry a

@@ -594,16 +594,16 @@ impl Uft {
         };
         let src = &st.sections[w.table].data;
         let to = r.offset;
-        for k in 0..size {
-            let (Some(&b), Some(d)) = (
-                src.get((from + k) as usize),
-                usize::try_from(to.saturating_add(k))
-                    .ok()
-                    .and_then(|x| w.out.get_mut(x)),
-            ) else {
-                continue;
-            };
-            *d = b;
+        // The bytes the table holds from `from` on, at most `size` of them,
+        // where the output has room: a stub's st_size is the input's word
+        // and may be anything.
+        let start = usize::try_from(from).map_or(src.len(), |f| f.min(src.len()));
+        let n = usize::try_from(size).unwrap_or(usize::MAX).min(src.len() - start);
+        if let Ok(t0) = usize::try_from(to)
+            && t0 < w.out.len()
+        {
+            let n = n.min(w.out.len() - t0);
+            w.out[t0..t0 + n].copy_from_slice(&src[start..start + n]);
         }
         w.written = w.written.max(to.saturating_add(size));
         if let Some(b) = st.sections[w.entry]

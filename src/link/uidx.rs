@@ -139,7 +139,7 @@ pub fn load(path: &str, dir: Option<&std::path::Path>) -> Result<Uidx, String> {
     if file.is_dir() {
         return Err("Memory allocation failure".into());
     }
-    let bytes = std::fs::read(&file).map_err(|_| format!("Could not open input file '{path}'"))?;
+    let bytes = super::inputs::read_regular(&file).map_err(|_| format!("Could not open input file '{path}'"))?;
     if bytes.is_empty() {
         return Err(format!("Could not read file '{path}'"));
     }

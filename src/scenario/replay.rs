@@ -533,13 +533,13 @@ pub fn main(paths: &[PathBuf], json: bool, verbose: bool, nvlink: bool) -> i32 {
             "passed": reports.iter().filter(|r| r.passed()).count(),
             "reports": reports,
         });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        crate::cli::out(&format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default()));
     } else {
         for r in &reports {
-            print!("{}", r.text(verbose));
+            crate::cli::out(&r.text(verbose));
         }
         let passed = reports.iter().filter(|r| r.passed()).count();
-        println!("{passed}/{} scenario(s) passed", reports.len());
+        crate::cli::out(&format!("{passed}/{} scenario(s) passed\n", reports.len()));
     }
     if reports.iter().any(|r| r.error.is_some()) {
         2

@@ -12,6 +12,11 @@ use super::{Archive, Binding, Data, Function, Kind, Object, Space, Uidx};
 use crate::cubin::build::{CubinBuilder, Def, SecId, SecSpec, Sym, SymId, UFT_SLOT, uidx_bytes};
 use crate::cubin::catalog::{self, RelocFamily};
 use crate::cubin::consts::*;
+use crate::cubin::read::{MAX_ALIGN, MAX_OFFSET};
+
+/// The most bytes a synthetic function's code or a section of initialized
+/// variables may hold (16 MiB): they are made in memory.
+const MAX_CONTENTS: u64 = 1 << 24;
 
 /// STO_CUDA_ENTRY: a kernel's st_other.
 const STO_ENTRY: u8 = 0x10;
@@ -87,7 +92,16 @@ impl Build<'_> {
             (Some(c), Some(n)) => {
                 return Err(self.err(format!("function `{}` has {} code bytes but size {n}", f.name, c.len())));
             }
-            (None, n) => vec![0; n.unwrap_or(128) as usize],
+            (None, n) => {
+                let n = n.unwrap_or(128);
+                if n > MAX_CONTENTS {
+                    return Err(self.err(format!(
+                        "function `{}`: size {n} is more than {MAX_CONTENTS} bytes",
+                        f.name
+                    )));
+                }
+                vec![0; n as usize]
+            }
         };
         if code.is_empty() || !(code.len() as u64).is_multiple_of(INSN) {
             return Err(self.err(format!(
@@ -154,9 +168,9 @@ impl Build<'_> {
 
     fn data(&mut self, d: &Data, offsets: &mut HashMap<&'static str, (SecId, u64)>) -> Result<(), String> {
         let align = d.align.unwrap_or(4);
-        if align == 0 || !align.is_power_of_two() {
+        if align == 0 || !align.is_power_of_two() || align > MAX_ALIGN {
             return Err(self.err(format!(
-                "variable `{}`: alignment {align} is not a power of two",
+                "variable `{}`: alignment {align} is not a power of two up to {MAX_ALIGN}",
                 d.name
             )));
         }
@@ -201,6 +215,15 @@ impl Build<'_> {
             }
         };
         let at = end.div_ceil(align) * align;
+        // Initialized bytes are made here; a NOBITS size is only a number,
+        // kept where a link's layout cannot overflow with it.
+        let limit = if initialized { MAX_CONTENTS } else { MAX_OFFSET };
+        if at.checked_add(d.size).is_none_or(|e| e > limit) {
+            return Err(self.err(format!(
+                "variable `{}`: size {} at offset {at} of {name} ends past {limit} bytes",
+                d.name, d.size
+            )));
+        }
         let spec = self.b.section_mut(sec);
         spec.align = spec.align.max(align);
         if initialized {
@@ -487,8 +510,12 @@ pub fn archive_bytes(a: &Archive, default_sm: u32) -> Result<Vec<u8>, String> {
 /// A UIDX file: version 1, each record a UUID and its slot's (or
 /// variable's) byte offset.
 pub fn uidx_file(u: &Uidx) -> Vec<u8> {
-    let records: Vec<(u64, u64, u64)> = u.uft.iter().map(|r| (r.uuid.0, r.uuid.1, r.slot * UFT_SLOT)).collect();
-    let window = u.window.unwrap_or(records.len() as u64) * UFT_SLOT;
+    let records: Vec<(u64, u64, u64)> = u
+        .uft
+        .iter()
+        .map(|r| (r.uuid.0, r.uuid.1, r.slot.wrapping_mul(UFT_SLOT)))
+        .collect();
+    let window = u.window.unwrap_or(records.len() as u64).wrapping_mul(UFT_SLOT);
     let data: Vec<(u64, u64, u64)> = u.udt.iter().map(|r| (r.uuid.0, r.uuid.1, r.offset)).collect();
     uidx_bytes(1, window, &records, u.udt_window.unwrap_or(0), &data, None)
 }
