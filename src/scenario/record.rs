@@ -152,7 +152,10 @@ pub fn scenario_of(s: &Session, file: &Path) -> Scenario {
 /// Writes the scenario of `s` to `file`; returns what to tell the user.
 pub fn save(s: &Session, file: &Path) -> Result<String, String> {
     let sc = scenario_of(s, file);
-    std::fs::write(file, sc.to_ron()).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    // Through a temporary file beside it, renamed on success: a full disk
+    // leaves the old file, not a truncated one.
+    crate::batch::write_output(file, sc.to_ron().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(format!(
         "Saved scenario `{}` to {}: {} breakpoint(s), {} command(s); `culdb replay {}` checks it.\n",
         sc.name,
