@@ -293,3 +293,70 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         "panic with a non-string payload".to_string()
     }
 }
+
+/// A reader run for its result's sake: it must return, whatever the bytes.
+pub type Reader = fn(&[u8]);
+
+/// Every reader culdb has for untrusted bytes, by name: containers (cubin,
+/// host object, archive, fatbin, and the input listing and picking through
+/// all of them), the `.nv.*` table codecs, the Mercury capsule, uidx files,
+/// and the RON of scenarios and batch jobs. Each must return an error, never
+/// panic; the cargo-fuzz target `parsers` and tests/fuzz_smoke.rs feed them.
+pub const PARSERS: &[(&str, Reader)] = &[
+    ("input", |d| {
+        let _ = crate::cubin::input::list("fuzz.o", d);
+        let _ = crate::cubin::input::pick_for("fuzz.o", d, crate::cubin::fatbin::SmArch::new(90), true);
+    }),
+    ("cubin", |d| {
+        let _ = crate::cubin::read::parse_for_link(d);
+    }),
+    ("host", |d| {
+        let _ = crate::cubin::host::parse(d);
+        let _ = crate::cubin::host::fatbin_sections(d);
+    }),
+    ("archive", |d| {
+        let _ = crate::cubin::archive::parse(d);
+    }),
+    ("fatbin", |d| {
+        let _ = crate::cubin::fatbin::parse(d);
+    }),
+    ("nvinfo", |d| {
+        let _ = crate::cubin::nvinfo::decode(d);
+    }),
+    ("callgraph", |d| {
+        let _ = crate::cubin::callgraph::decode(d);
+    }),
+    ("prototype", |d| {
+        let _ = crate::cubin::prototype::decode(d);
+    }),
+    ("rel_action", |d| {
+        let _ = crate::cubin::rel_action::decode(d);
+    }),
+    ("compat", |d| {
+        let _ = crate::cubin::compat::decode(d);
+    }),
+    ("capsule", |d| {
+        let _ = crate::cubin::capsule::Capsule::parse(d);
+    }),
+    ("uidx", |d| {
+        let _ = crate::link::uidx::parse(d);
+    }),
+    ("scenario", |d| {
+        let _ = crate::scenario::Scenario::parse(Path::new("fuzz.ron"), &String::from_utf8_lossy(d));
+    }),
+    ("jobs", |d| {
+        let _ = crate::batch::jobs::parse(Path::new("fuzz.ron"), &String::from_utf8_lossy(d));
+    }),
+];
+
+/// Runs parser `which` (an index into [`PARSERS`], taken modulo its length)
+/// on `data`; Err with the panic's message if it panicked.
+pub fn parse_one(which: usize, data: &[u8]) -> Result<(), String> {
+    let (_, f) = PARSERS[which % PARSERS.len()];
+    catch_unwind(AssertUnwindSafe(|| f(data))).map_err(|p| {
+        p.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into())
+    })
+}

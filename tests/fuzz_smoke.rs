@@ -79,3 +79,66 @@ fn mutated_inputs_never_panic() {
     // The failing inputs stay in the scratch folder (crash-CASE-N-FILE).
     assert!(failures.is_empty(), "the linker panicked:\n{}", failures.join("\n"));
 }
+
+/// Seeds for the readers: whole corpus files (cubins, host objects,
+/// archives, fatbins, uidx files), every section of every corpus cubin (the
+/// `.nv.*` tables, capsules), and the shipped scenarios.
+fn parser_seeds() -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for case in corpus_cases() {
+        let Ok(rd) = std::fs::read_dir(&case) else { continue };
+        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
+        files.sort();
+        for f in files {
+            let Ok(data) = std::fs::read(&f) else { continue };
+            if data.len() > 200_000 {
+                continue;
+            }
+            if let Ok(c) = culdb::cubin::read::parse(&data) {
+                seeds.extend(
+                    c.sections
+                        .iter()
+                        .filter(|s| !s.data.is_empty())
+                        .map(|s| s.data.to_vec()),
+                );
+            }
+            seeds.push(data);
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root().join("scenarios")) {
+        for e in rd.flatten() {
+            if let Ok(d) = std::fs::read(e.path()) {
+                seeds.push(d);
+            }
+        }
+    }
+    seeds
+}
+
+/// Every reader of untrusted bytes (`culdb::fuzz::PARSERS`) returns an error
+/// on mutated input, never panics.
+#[test]
+fn mutated_bytes_never_panic_a_reader() {
+    quiet_panics();
+    let seeds = parser_seeds();
+    assert!(seeds.len() > 500, "{} seeds", seeds.len());
+    let per_parser = env_or("CULDB_FUZZ_ITERS", if cfg!(debug_assertions) { 5000 } else { 20000 }) as usize;
+    let mut rng = XorShift::new(env_or("CULDB_FUZZ_SEED", 0x5eed_f00d));
+    let mut failures = Vec::new();
+    for (k, (name, _)) in culdb::fuzz::PARSERS.iter().enumerate() {
+        for _ in 0..per_parser {
+            let seed = &seeds[rng.below(seeds.len())];
+            let bytes = mutate(seed, &mut rng);
+            if let Err(msg) = culdb::fuzz::parse_one(k, &bytes) {
+                failures.push(format!("{name}: {msg}"));
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{} readers x {per_parser} mutations of {} seeds",
+        culdb::fuzz::PARSERS.len(),
+        seeds.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
