@@ -48,8 +48,57 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::inputs::LtoModule;
+use super::inputs::{HostRefs, InputLoader, LoadNote, LtoModule};
 use super::ptx::{self, PtxError};
+
+/// What reading every input once for its IR found.
+pub struct Scan {
+    /// The IR modules, in reading order.
+    pub modules: Vec<LtoModule>,
+    /// Inputs with device code but no IR (libcudadevrt's members aside).
+    pub plain: Vec<String>,
+    /// Every input's host lists (None: not a host object, or host code
+    /// without device code), for [`HostInfo::of`].
+    pub refs: Vec<Option<HostRefs>>,
+    /// A libcudadevrt is among the inputs.
+    pub devrt_given: bool,
+}
+
+impl Scan {
+    /// Runs a copy of `loader` to the end; None when it stopped on an error.
+    pub fn of(loader: &InputLoader) -> Option<Scan> {
+        let mut l = loader.clone();
+        let mut s = Scan {
+            modules: Vec::new(),
+            plain: Vec::new(),
+            refs: Vec::new(),
+            devrt_given: false,
+        };
+        while let Some(r) = l.step() {
+            for n in r.ok()? {
+                match n {
+                    LoadNote::Lto(m) => {
+                        s.refs.push(m.host_refs.clone());
+                        s.modules.push(m);
+                    }
+                    LoadNote::Loaded(c) => {
+                        if !c.host_refs.as_ref().is_some_and(|r| r.system_library) {
+                            s.refs.push(c.host_refs.clone());
+                            if !s.plain.contains(&c.name) {
+                                s.plain.push(c.name);
+                            }
+                        }
+                    }
+                    // Host code that launches what nobody can tell.
+                    LoadNote::HostCodeOnly { .. } => s.refs.push(None),
+                    LoadNote::Skipped { .. } => {}
+                }
+            }
+        }
+        s.devrt_given = !l.system_libraries().is_empty();
+        Some(s)
+    }
+}
 
 /// The name nvlink gives the cubin the LTO step makes.
 pub const LTO_CUBIN: &str = "lto.cubin";
@@ -81,7 +130,7 @@ pub struct HostInfo {
 impl HostInfo {
     /// The lists of all inputs (None for an input that is not a host
     /// object), or None when they do not limit what is kept.
-    pub fn of<'a>(inputs: impl IntoIterator<Item = Option<&'a super::inputs::HostRefs>>) -> Option<HostInfo> {
+    pub fn of<'a>(inputs: impl IntoIterator<Item = Option<&'a HostRefs>>) -> Option<HostInfo> {
         let mut info = HostInfo::default();
         for r in inputs {
             let r = r?;

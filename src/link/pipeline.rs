@@ -383,57 +383,26 @@ impl Linker {
         if let Err(f) = lto::check_libnvvm(&req.nvvmpath) {
             return self.lto_failed(f, ev);
         }
-        let mut scan = self.loader.clone();
-        let mut modules: Vec<LtoModule> = Vec::new();
-        let mut plain: Vec<String> = Vec::new();
-        let mut refs: Vec<Option<super::inputs::HostRefs>> = Vec::new();
-        let mut scan_failed = false;
-        while let Some(r) = scan.step() {
-            match r {
-                Err(_) => {
-                    scan_failed = true;
-                    break;
-                }
-                Ok(notes) => {
-                    for n in notes {
-                        match n {
-                            LoadNote::Lto(m) => {
-                                refs.push(m.host_refs.clone());
-                                modules.push(m);
-                            }
-                            LoadNote::Loaded(c) => {
-                                let system = c.host_refs.as_ref().is_some_and(|r| r.system_library);
-                                if !system {
-                                    refs.push(c.host_refs.clone());
-                                    if !plain.contains(&c.name) {
-                                        plain.push(c.name);
-                                    }
-                                }
-                            }
-                            // Host code that launches what nobody can tell.
-                            LoadNote::HostCodeOnly { .. } => refs.push(None),
-                            LoadNote::Skipped { .. } => {}
-                        }
-                    }
-                }
-            }
-        }
         let to_read = |ev: &mut Vec<Event>| {
             ev.push(Event::PhaseEnd { phase: Phase::Lto });
             ev.push(Event::PhaseStart { phase: Phase::Read });
             Stage::Read
         };
-        if scan_failed {
-            // The read reports what stopped the scan.
+        // The read reports what stopped the scan, if anything did.
+        let Some(scan) = lto::Scan::of(&self.loader) else {
             return to_read(ev);
-        }
+        };
+        let lto::Scan {
+            modules,
+            plain,
+            refs,
+            devrt_given,
+        } = scan;
         for name in &plain {
-            self.diagnose(
-                Diagnostic::info(format!(
-                    "requested LTO but '{name}' not built for LTO so doing partial LTO"
-                )),
-                ev,
-            );
+            let text = self.with_target(format!(
+                "requested LTO but '{name}' not built for LTO so doing partial LTO"
+            ));
+            self.diagnose(Diagnostic::info(text), ev);
         }
         if modules.is_empty() {
             self.diagnose(
@@ -449,7 +418,6 @@ impl Linker {
                 bytes: m.fatbin.len(),
             });
         }
-        let devrt_given = !scan.system_libraries().is_empty();
         let host = lto::HostInfo::of(refs.iter().map(Option::as_ref));
         let compiled = match lto::compile(
             &req,
