@@ -680,7 +680,7 @@ impl InputLoader {
                         format!("'{name}' at offset 0x12: e_machine {machine}, not EM_CUDA ({EM_CUDA})"),
                     )));
                 }
-                Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)])
+                Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)?])
             }
             Some("fatbin") => {
                 if kind != InputKind::Fatbin {
@@ -692,7 +692,7 @@ impl InputLoader {
                 self.load_fatbin(name, &data)
             }
             Some("ptx") => match kind {
-                InputKind::Cubin => Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)]),
+                InputKind::Cubin => Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)?]),
                 InputKind::Fatbin => self.load_fatbin(name, &data),
                 InputKind::Ptx => {
                     let arch = ptx::ptx_target(&data).map_or_else(String::new, |t| t.replacen("sm_", "compute_", 1));
@@ -713,7 +713,7 @@ impl InputLoader {
             Some(ext) => match kind {
                 InputKind::Archive => self.load_archive(name, &path, &data),
                 InputKind::Cubin if ext == "o" => {
-                    Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)])
+                    Ok(vec![cubin_note(name, Origin::File { path: name.to_string() }, data)?])
                 }
                 InputKind::HostObject if ext != "so" => self.load_host_object(name, &data, None),
                 _ => Ok(vec![skipped(
@@ -835,7 +835,7 @@ impl InputLoader {
                     || m.sm.map_or_else(String::new, |s| format!("sm_{s}")),
                     |a| a.to_string(),
                 );
-                cubin_note(name, origin(arch), m.data.into_owned())
+                cubin_note(name, origin(arch), m.data.into_owned())?
             }
             Pick::Ptx(m) => {
                 let arch = m
@@ -889,14 +889,14 @@ impl InputLoader {
         match ptx::compile(&ptxas, ptx_text, &target, options) {
             Ok(c) => {
                 self.printed.extend(c.messages.into_iter().map(Printed::Tool));
-                Ok(cubin_note(
+                cubin_note(
                     name,
                     Origin::JitPtx {
                         file: name.to_string(),
                         arch,
                     },
                     c.cubin,
-                ))
+                )
             }
             Err(PtxError::Rejected { messages }) => {
                 self.printed.extend(messages.into_iter().map(Printed::Tool));
@@ -1129,9 +1129,11 @@ fn skipped(path: &str, reason: impl Into<String>) -> LoadNote {
 }
 
 /// A cubin, or the note that nvlink silently ignores it (executable,
-/// ELF32, big-endian, or broken).
-fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> LoadNote {
-    match cubin_problem(&data) {
+/// ELF32, big-endian, or broken). A cubin with ELF extended section
+/// numbering (more than 65,279 sections), which nvlink links and culdb
+/// cannot read yet, is a fatal error rather than a silently wrong link.
+fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> Result<LoadNote, Diagnostic> {
+    Ok(match cubin_problem(&data) {
         None => LoadNote::Loaded(LoadedCubin {
             name: name.to_string(),
             origin,
@@ -1139,8 +1141,14 @@ fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> LoadNote {
             host_refs: None,
             module_id: None,
         }),
+        Some(why) if why.contains("extended numbering") => {
+            return Err(Diagnostic::fatal(with_detail(
+                format!("Could not read input file '{name}'"),
+                format!("{why}; nvlink links it, culdb does not read extended section numbering yet"),
+            )));
+        }
         Some(why) => skipped(name, format!("{why}: nvlink ignores such a cubin silently")),
-    }
+    })
 }
 
 fn cubin_problem(data: &[u8]) -> Option<String> {
