@@ -125,7 +125,6 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
         && let Err(why) = crate::link::lto::prepare_nvvmpath(Path::new(crate::link::lto::CORPUS_NVVMPATH))
     {
         r.skipped = Some(why);
-        r.conforms = true;
         return r;
     }
     let (lines, output) = match crate::link::options::parse_in(&args, case) {

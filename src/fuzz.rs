@@ -353,10 +353,5 @@ pub const PARSERS: &[(&str, Reader)] = &[
 /// on `data`; Err with the panic's message if it panicked.
 pub fn parse_one(which: usize, data: &[u8]) -> Result<(), String> {
     let (_, f) = PARSERS[which % PARSERS.len()];
-    catch_unwind(AssertUnwindSafe(|| f(data))).map_err(|p| {
-        p.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "panic".into())
-    })
+    catch_unwind(AssertUnwindSafe(|| f(data))).map_err(|p| panic_text(&*p))
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
@@ -127,19 +127,10 @@ fn lto_diagnostics_without_libnvvm() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("Conflicting options '-emit-ptx' and 'no -dlto'"));
 }
 
-fn toolkit() -> Option<PathBuf> {
-    let tk = culdb::toolkit::default_cuda()?;
-    let has_gcc = Command::new("g++")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (tk.join("bin/cuobjdump").is_file() && tk.join("nvvm/lib64/libnvvm.so").exists() && has_gcc).then_some(tk)
-}
-
 /// `nvcc -dlto` through culdb's toolkit overlay embeds nvlink's image.
 #[test]
 fn nvcc_dlto_program_links_through_culdb() {
-    let Some(tk) = toolkit() else {
+    let Some(tk) = toolkit().filter(|tk| tk.join("nvvm/lib64/libnvvm.so").exists()) else {
         eprintln!("skipped: no CUDA toolkit with libNVVM (scripts/cuda-tools.sh) or host compiler");
         return;
     };
@@ -164,17 +155,7 @@ fn nvcc_dlto_program_links_through_culdb() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        let into = dir.join(format!("img_{name}"));
-        std::fs::create_dir_all(&into).unwrap();
-        let x = Command::new(tk.join("bin/cuobjdump"))
-            .current_dir(&into)
-            .args(["-xelf", "all"])
-            .arg(&exe)
-            .output()
-            .unwrap();
-        assert!(x.status.success());
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&into).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
+        let files = images(&tk, &exe, &dir.join(format!("img_{name}")));
         embedded.push(files.iter().map(|f| std::fs::read(f).unwrap()).collect::<Vec<_>>());
     }
     assert!(!embedded[0].is_empty());

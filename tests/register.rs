@@ -2,7 +2,8 @@
 //! corpus case nvlink links, `culdb link` with the option gives the file
 //! nvlink gave (tests/corpus/<case>/expected/register.c, recorded by
 //! scripts/gen-register-goldens; `@CASEDIR@` stands for the case folder in
-//! module names made from paths). A failing link writes no file.
+//! module names made from paths), and prints nvlink's messages
+//! (`expected/register.stderr`). A failing link writes no file.
 
 mod common;
 
@@ -39,19 +40,35 @@ fn register_files_match_nvlink() {
         let Ok(want) = std::fs::read_to_string(case.join("expected/register.c")) else {
             continue;
         };
-        // JIT cases need ptxas; skip them where it is missing.
-        if std::fs::read_to_string(case.join("link.args"))
-            .unwrap()
-            .contains(".ptx")
-            && culdb::link::find_ptxas().is_none()
-        {
-            continue;
-        }
         let dir = scratch(&format!("reg-{}", case.file_name().unwrap().to_string_lossy()));
         let reg = dir.join("register.c");
         let out = link_with_register(&case, &reg);
+        // Cases with PTX (files, or inside host objects) need ptxas; skip
+        // them where it is missing.
+        if !culdb::link::find_ptxas().is_some_and(|p| p.is_file())
+            && String::from_utf8_lossy(&out.stderr).contains("ptxas")
+        {
+            continue;
+        }
         let got = std::fs::read_to_string(&reg).unwrap_or_default();
         let got = got.replace(&mangled(&case), "@CASEDIR@");
+        let messages: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let want_messages = culdb::conform::as_culdb(
+            &std::fs::read_to_string(case.join("expected/register.stderr")).unwrap_or_default(),
+        );
+        if messages != want_messages {
+            bad.push(format!(
+                "{}: messages
+--- nvlink
+{want_messages:?}
+--- culdb
+{messages:?}",
+                case.display()
+            ));
+        }
         if !out.status.success() || got != want {
             bad.push(format!(
                 "{}: status {:?}\n--- nvlink\n{want}--- culdb\n{got}",

@@ -15,15 +15,6 @@ use std::process::Command;
 
 use common::*;
 
-fn toolkit() -> Option<PathBuf> {
-    let tk = culdb::toolkit::default_cuda()?;
-    let has_gcc = Command::new("g++")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (tk.join("bin/cuobjdump").is_file() && has_gcc).then_some(tk)
-}
-
 fn overlay(name: &str) -> (PathBuf, PathBuf) {
     let dir = scratch(name);
     let ov = dir.join("overlay");
@@ -43,25 +34,6 @@ fn overlay(name: &str) -> (PathBuf, PathBuf) {
 
 fn path_with(first: &Path) -> String {
     format!("{}:{}", first.display(), std::env::var("PATH").unwrap_or_default())
-}
-
-/// The device images of executable `exe`, extracted by cuobjdump into `into`.
-fn images(tk: &Path, exe: &Path, into: &Path) -> Vec<PathBuf> {
-    std::fs::create_dir_all(into).unwrap();
-    let out = Command::new(tk.join("bin/cuobjdump"))
-        .current_dir(into)
-        .args(["-xelf", "all"])
-        .arg(exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "cuobjdump: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut v: Vec<PathBuf> = std::fs::read_dir(into).unwrap().map(|e| e.unwrap().path()).collect();
-    v.sort();
-    v
 }
 
 fn same_images(tk: &Path, a: &Path, b: &Path, work: &Path) {

@@ -164,3 +164,35 @@ pub fn corpus_cubins() -> Vec<PathBuf> {
 pub fn rel(p: &Path) -> String {
     p.strip_prefix(root()).unwrap_or(p).display().to_string()
 }
+
+/// The installed CUDA toolkit (scripts/cuda-tools.sh), when it has cuobjdump
+/// and a host compiler is there too: what the nvcc build tests need.
+#[allow(dead_code)]
+pub fn toolkit() -> Option<PathBuf> {
+    let tk = culdb::toolkit::default_cuda()?;
+    let has_gcc = Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (tk.join("bin/cuobjdump").is_file() && has_gcc).then_some(tk)
+}
+
+/// The device images of executable `exe`, extracted by cuobjdump into `into`.
+#[allow(dead_code)]
+pub fn images(tk: &Path, exe: &Path, into: &Path) -> Vec<PathBuf> {
+    std::fs::create_dir_all(into).unwrap();
+    let out = Command::new(tk.join("bin/cuobjdump"))
+        .current_dir(into)
+        .args(["-xelf", "all"])
+        .arg(exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cuobjdump: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: Vec<PathBuf> = std::fs::read_dir(into).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
