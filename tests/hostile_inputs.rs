@@ -156,7 +156,7 @@ fn relocations_without_a_symbol_table() {
 #[test]
 fn section_symbol_outside_the_sections() {
     // A section symbol made absolute (SHN_ABS), and one in a reserved index.
-    for (label, shndx) in [("abs", SHN_ABS), ("reserved", 0xff05u16), ("xindex", SHN_XINDEX)] {
+    for (label, shndx) in [("abs", SHN_ABS_RAW), ("reserved", 0xff05u16), ("xindex", SHN_XINDEX)] {
         let mut b = corpus_bytes("extern_call_sm90", "main.cubin");
         let at = sym(&b, 1) + 6;
         put(&mut b, at, &shndx.to_le_bytes());

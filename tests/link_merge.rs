@@ -15,7 +15,6 @@ use std::path::Path;
 
 use culdb::cubin::consts::*;
 
-const SHN_LORESERVE: u16 = 0xff00;
 use culdb::cubin::{Cubin, read};
 use culdb::link::event::Event;
 use culdb::link::state::{LinkState, Place};
@@ -80,7 +79,7 @@ fn merged(case: &Path) -> (LinkState, Vec<Event>) {
     (linker.state().clone(), events)
 }
 
-fn section_name(c: &Cubin<'_>, shndx: u16) -> String {
+fn section_name(c: &Cubin<'_>, shndx: u32) -> String {
     match shndx {
         SHN_UNDEF => "UNDEF".into(),
         SHN_COMMON => "COMMON".into(),
@@ -346,7 +345,7 @@ fn data_symbol_offsets_match_nvlink() {
         for s in out
             .symbols
             .iter()
-            .filter(|s| s.sym_type != STT_SECTION && s.shndx != 0 && s.shndx < SHN_LORESERVE)
+            .filter(|s| s.sym_type != STT_SECTION && s.shndx != 0 && s.shndx < 0xffff_0000)
         {
             let sec = out.section_name(s.shndx as usize);
             let Some(o) = st.lookup(&s.name).and_then(|i| st.symbol(i)) else {

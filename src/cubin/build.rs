@@ -553,7 +553,7 @@ impl CubinBuilder {
                         binding: STB_LOCAL,
                         sym_type: STT_SECTION,
                         other: 0,
-                        shndx: self.elf_section(SecId(s)) as u16,
+                        shndx: self.elf_section(SecId(s)) as u32,
                     });
                 }
                 Some(i) => {
@@ -563,7 +563,7 @@ impl CubinBuilder {
                         Def::Undefined => SHN_UNDEF,
                         Def::Absolute => SHN_ABS,
                         Def::Common => SHN_COMMON,
-                        Def::In(sec) => self.elf_section(sec) as u16,
+                        Def::In(sec) => self.elf_section(sec) as u32,
                     };
                     symbols.push(Symbol {
                         name: s.name.clone(),
@@ -653,6 +653,15 @@ impl CubinBuilder {
                 nobits_size: s.nobits_size,
                 relocs,
             });
+        }
+        // ELF extended section numbering needs the symbols' section indices
+        // in a table of their own (the writer fills it).
+        if sections.len() + 1 >= usize::from(SHN_LORESERVE) {
+            let mut x = plain(".symtab_shndx", SHT_SYMTAB_SHNDX);
+            x.link = 3;
+            x.align = 4;
+            x.entsize = 4;
+            sections.push(x);
         }
         Ok(Cubin {
             header: self.header.clone(),

@@ -63,6 +63,7 @@ pub fn section_type_name(t: u32) -> Option<&'static str> {
         SHT_NOTE => "NOTE",
         SHT_NOBITS => "NOBITS",
         SHT_REL => "REL",
+        SHT_SYMTAB_SHNDX => "SYMTAB_SHNDX",
         SHT_CUDA_INFO => "CUDA_INFO",
         SHT_CUDA_CALLGRAPH => "CUDA_CALLGRAPH",
         SHT_CUDA_PROTOTYPE => "CUDA_PROTOTYPE",
@@ -110,10 +111,47 @@ pub const STT_CUDA_SAMPLER: u8 = 11;
 /// `.nv.udt` (corpus udt_*) and nvlink's own `$NVLINKBINDLESSOFF_` symbols.
 pub const STT_CUDA_OBJECT: u8 = 13;
 
-pub const SHN_UNDEF: u16 = 0;
-pub const SHN_ABS: u16 = 0xfff1;
-pub const SHN_COMMON: u16 = 0xfff2;
+// A symbol's section in the model (`Symbol::shndx`): 0 for undefined, a
+// section index (up to u32, extended numbering resolved), or one of the
+// special places below, kept apart from every section index.
+pub const SHN_UNDEF: u32 = 0;
+pub const SHN_ABS: u32 = 0xffff_fff1;
+pub const SHN_COMMON: u32 = 0xffff_fff2;
+// The raw st_shndx / e_shstrndx values in a file.
+pub const SHN_LORESERVE: u16 = 0xff00;
+pub const SHN_ABS_RAW: u16 = 0xfff1;
+pub const SHN_COMMON_RAW: u16 = 0xfff2;
+/// The real index is elsewhere: in `.symtab_shndx` for a symbol, in section
+/// 0's sh_link for e_shstrndx (ELF extended section numbering).
 pub const SHN_XINDEX: u16 = 0xffff;
+/// ELF extended section numbering: the table of symbols' section indices.
+pub const SHT_SYMTAB_SHNDX: u32 = 18;
+
+/// The model's place for a raw st_shndx, `extended` being the symbol's
+/// `.symtab_shndx` entry. Reserved values other than ABS and COMMON, and
+/// SHN_XINDEX without a table, are kept as 0xffff_0000 | raw: an unknown
+/// place, past every section.
+pub fn shndx_from_raw(raw: u16, extended: Option<u32>) -> u32 {
+    match raw {
+        SHN_XINDEX => extended.unwrap_or(0xffff_0000 | u32::from(raw)),
+        SHN_ABS_RAW => SHN_ABS,
+        SHN_COMMON_RAW => SHN_COMMON,
+        r if r >= SHN_LORESERVE => 0xffff_0000 | u32::from(r),
+        r => u32::from(r),
+    }
+}
+
+/// The raw st_shndx for a model place, and its `.symtab_shndx` entry (the
+/// section index, 0 for undefined and special places: nvlink's tables).
+pub fn shndx_to_raw(v: u32) -> (u16, u32) {
+    match v {
+        SHN_ABS => (SHN_ABS_RAW, 0),
+        SHN_COMMON => (SHN_COMMON_RAW, 0),
+        v if v >= 0xffff_0000 => (v as u16, 0),
+        v if v >= u32::from(SHN_LORESERVE) => (SHN_XINDEX, v),
+        v => (v as u16, v),
+    }
+}
 
 pub fn binding_name(b: u8) -> &'static str {
     match b {

@@ -102,7 +102,7 @@ pub struct Symbol {
     /// st_other: visibility in the low 2 bits, CUDA flags above (e.g. 0x10 for an entry).
     pub other: u8,
     /// st_shndx (SHN_UNDEF, SHN_ABS, SHN_COMMON or a section index).
-    pub shndx: u16,
+    pub shndx: u32,
 }
 
 impl Symbol {
@@ -178,7 +178,7 @@ impl<'a> Cubin<'a> {
     }
 
     /// Where a symbol's st_shndx points, in words: UNDEF, ABS, COMMON or the section's name.
-    pub fn shndx_name(&self, shndx: u16) -> String {
+    pub fn shndx_name(&self, shndx: u32) -> String {
         match shndx {
             SHN_UNDEF => "UNDEF".into(),
             SHN_ABS => "ABS".into(),

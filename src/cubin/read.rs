@@ -30,7 +30,11 @@ pub fn parse(data: &[u8]) -> Result<Cubin<'_>> {
     let header = parse_header(data)?;
     let ehdr: &FileHeader64<LE> = pod_at(data, 0, "ELF header")?;
     let shdrs = section_headers(data, ehdr)?;
-    let shstrndx = ehdr.e_shstrndx.get(LE).0 as usize;
+    let shstrndx = match ehdr.e_shstrndx.get(LE) {
+        // Extended numbering: the index is section 0's sh_link.
+        object::elf::SymbolSection(SHN_XINDEX) => shdrs.first().map_or(0, |s0| s0.sh_link.get(LE) as usize),
+        i => i.0 as usize,
+    };
     let shoff = ehdr.e_shoff.get(LE);
     let shdr_off = |i: usize| shoff + (i * SHDR_SIZE) as u64;
 
@@ -330,14 +334,21 @@ fn section_headers<'d>(data: &'d [u8], ehdr: &FileHeader64<LE>) -> Result<&'d [S
     if entsize != SHDR_SIZE {
         return Err(FormatError::new(0x3a, format!("e_shentsize is {entsize}, expected 64")));
     }
-    if shnum == 0 {
-        // Extended numbering (count in section 0's sh_size) is not produced by
-        // CUDA tools; refuse it rather than guess.
-        return Err(FormatError::new(
-            0x3c,
-            "e_shnum is 0 with a section header table (extended numbering is not supported)",
-        ));
-    }
+    let shnum = if shnum == 0 {
+        // ELF extended section numbering (nvlink writes it past 65,279
+        // sections): the count is section 0's sh_size.
+        let s0: &SectionHeader64<LE> = pod_at(data, shoff, "section header 0")?;
+        let n = s0.sh_size.get(LE);
+        if n == 0 || n > (data.len() as u64) / SHDR_SIZE as u64 {
+            return Err(FormatError::new(
+                shoff + 32,
+                format!("e_shnum is 0 and section 0 gives {n} sections, which do not fit in the file"),
+            ));
+        }
+        n
+    } else {
+        shnum
+    };
     let end = shoff.checked_add(shnum * SHDR_SIZE as u64);
     match end {
         Some(end) if end <= data.len() as u64 => {}
@@ -406,6 +417,25 @@ fn parse_symbols(
     let strtab = &sections[strndx].data;
     let sym_off = shdrs[idx].sh_offset.get(LE);
     let syms: &[Sym64<LE>] = slice_at(data, sym_off, symtab.data.len() / SYM_SIZE, "symbol table")?;
+    // ELF extended section numbering: the symbols' real section indices.
+    let extended: &[u8] = match sections
+        .iter()
+        .position(|s| s.sh_type == SHT_SYMTAB_SHNDX && s.link as usize == idx)
+    {
+        Some(x) if sections[x].data.len() < syms.len() * 4 => {
+            return Err(FormatError::new(
+                shoff + (x * SHDR_SIZE) as u64 + 32,
+                format!(
+                    "{} holds {:#x} bytes; the symbol table needs {:#x}",
+                    sections[x].name,
+                    sections[x].data.len(),
+                    syms.len() * 4
+                ),
+            ));
+        }
+        Some(x) => &sections[x].data,
+        None => &[],
+    };
     let mut out = Vec::with_capacity(syms.len());
     for (i, s) in syms.iter().enumerate() {
         let here = sym_off + (i * SYM_SIZE) as u64;
@@ -420,8 +450,12 @@ fn parse_symbols(
                 ),
             )
         })?;
-        let shndx = s.st_shndx.get(LE).0;
-        if shndx != SHN_UNDEF && shndx < 0xff00 && shndx as usize >= sections.len() {
+        let raw = s.st_shndx.get(LE).0;
+        let ext = extended
+            .get(i * 4..i * 4 + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let shndx = shndx_from_raw(raw, ext);
+        if shndx != SHN_UNDEF && shndx < 0xffff_0000 && shndx as usize >= sections.len() {
             return Err(FormatError::new(
                 here + 6,
                 format!("symbol {i} ({name}) is in section {shndx}, past the last section"),

@@ -55,6 +55,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     }
     // Symbol tables (.symtab and .nv.merc.symtab may share one string table).
     let mut strtabs: HashMap<usize, StrTab> = HashMap::new();
+    let mut extended: HashMap<usize, Vec<u8>> = HashMap::new();
     for (si, table) in [(symtab_idx, &c.symbols), (merc_idx, &c.merc_symbols)] {
         let Some(si) = si else { continue };
         let strndx = c.sections[si].link as usize;
@@ -72,18 +73,30 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             }
         });
         let mut syms = Vec::with_capacity(table.len() * 24);
+        let mut ext = Vec::with_capacity(table.len() * 4);
         for (k, s) in table.iter().enumerate() {
+            let (raw, index) = shndx_to_raw(s.shndx);
             // A nameless symbol points at the table's empty string of its
             // own when it has one (see `StrTab::from_vec`); the null symbol at 0.
             let name = if k == 0 { 0 } else { tab.offset_of(&s.name) };
             syms.extend_from_slice(&name.to_le_bytes());
             syms.push((s.binding << 4) | (s.sym_type & 0xf));
             syms.push(s.other);
-            syms.extend_from_slice(&s.shndx.to_le_bytes());
+            syms.extend_from_slice(&raw.to_le_bytes());
+            ext.extend_from_slice(&index.to_le_bytes());
             syms.extend_from_slice(&s.value.to_le_bytes());
             syms.extend_from_slice(&s.size.to_le_bytes());
         }
         contents[si] = Some(syms);
+        extended.insert(si, ext);
+    }
+    // ELF extended section numbering: `.symtab_shndx` holds every symbol's
+    // section index (0 for undefined and special places), whichever
+    // st_shndx states it (nvlink's 100,000-function outputs).
+    for (i, s) in c.sections.iter().enumerate() {
+        if s.sh_type == SHT_SYMTAB_SHNDX {
+            contents[i] = Some(extended.get(&(s.link as usize)).cloned().unwrap_or_default());
+        }
     }
     for (strndx, tab) in strtabs {
         contents[strndx] = Some(tab.bytes);
@@ -116,6 +129,15 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
             None => &c.sections[i].data,
         }
     };
+    // nvlink leaves room for `.symtab_shndx` right after its symbol table
+    // but writes it at the offset its section index gives it: the room stays
+    // zeros (its `-r` and final links of 100,000 functions).
+    let mut room_after = vec![0u64; nsec];
+    for (i, s) in c.sections.iter().enumerate() {
+        if s.sh_type == SHT_SYMTAB_SHNDX && (s.link as usize) < nsec {
+            room_after[s.link as usize] += data_of(i).len() as u64;
+        }
+    }
     let mut offsets = vec![0u64; nsec];
     let mut pos = EHDR_SIZE;
     for (i, s) in c.sections.iter().enumerate().skip(1) {
@@ -137,6 +159,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         if !is_nobits(s.sh_type) {
             pos += data_of(i).len() as u64;
         }
+        pos += room_after[i];
     }
     let shoff = if nsec > 0 {
         align_up(pos, header_table_align(c)).unwrap_or(pos)
@@ -181,8 +204,19 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
     );
     put16(&mut out, 56, c.segments.len() as u16);
     put16(&mut out, 58, SHDR_SIZE as u16);
-    put16(&mut out, 60, nsec as u16);
-    put16(&mut out, 62, shstrndx as u16);
+    // ELF extended section numbering past SHN_LORESERVE sections: the count
+    // and the string table's index go to section 0's sh_size and sh_link.
+    let many = nsec >= usize::from(SHN_LORESERVE);
+    put16(&mut out, 60, if many { 0 } else { nsec as u16 });
+    put16(
+        &mut out,
+        62,
+        if shstrndx >= usize::from(SHN_LORESERVE) {
+            SHN_XINDEX
+        } else {
+            shstrndx as u16
+        },
+    );
 
     for (i, s) in c.sections.iter().enumerate() {
         let d = data_of(i);
@@ -191,7 +225,14 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         }
         let h = (shoff + i as u64 * SHDR_SIZE) as usize;
         if i == 0 {
-            continue; // the null section header is all zeros
+            // The null section header is all zeros, but for extended numbering.
+            if many && nsec > 0 {
+                put64(&mut out, h + 32, nsec as u64);
+            }
+            if shstrndx >= usize::from(SHN_LORESERVE) {
+                put32(&mut out, h + 40, shstrndx as u32);
+            }
+            continue;
         }
         let size = if is_nobits(s.sh_type) {
             s.nobits_size

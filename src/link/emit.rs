@@ -408,6 +408,27 @@ pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, d
 
 /// The output cubin.
 pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitError> {
+    // Past SHN_LORESERVE sections the file needs ELF extended section
+    // numbering, and with it `.symtab_shndx` (see `build_with`). nvlink
+    // decides while merging: a link that had that many sections keeps the
+    // table after dead-code elimination leaves a hundred (a final link of
+    // an object with 100,000 functions, 50 of them called).
+    let merged = st.sections.len() + 3 + st.notes.len();
+    if merged >= usize::from(SHN_LORESERVE) {
+        return build_with(st, setup, true);
+    }
+    let cubin = build_with(st, setup, false)?;
+    if cubin.sections.len() + 1 >= usize::from(SHN_LORESERVE) {
+        return build_with(st, setup, true);
+    }
+    Ok(cubin)
+}
+
+/// The output cubin; `extended` adds `.symtab_shndx`, which nvlink places
+/// after the debug sections, before the notes (a `-r` link of 100,000
+/// functions: `.shstrtab`, `.strtab`, `.symtab`, `.debug_frame`,
+/// `.symtab_shndx`, `.note.nv.tkinfo`, ...).
+fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin<'static>, EmitError> {
     // The first input's header fields; a link nothing was linked into
     // (empty_link_sm75, empty_link_sm100) gets nvlink's for the target.
     let (os_abi, abi_version, e_version, e_flags) = match st.inputs.first() {
@@ -552,6 +573,13 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     let early = |k: usize| load_group(&st.sections[k]) == 0 && st.sections[k].sh_type == SHT_PROGBITS;
     for &k in code_and_data.iter().filter(|&&k| early(k)) {
         place(&mut sections, k);
+    }
+    if extended {
+        let i = add(
+            &mut sections,
+            section(".symtab_shndx", SHT_SYMTAB_SHNDX, 0, 4, 4, Vec::new()),
+        );
+        sections[i].link = symtab as u32;
     }
 
     // Notes, then the tables, then code and data in creation order.
@@ -874,7 +902,11 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
     let (shstr_seed, str_seed) = string_pools(st, setup, &sections, &syms);
     sections[1].data = shstr_seed.into();
     sections[strtab].data = str_seed.into();
-    let section_index = |name: &str| -> u16 { sections.iter().position(|x| x.name == name).unwrap_or(0) as u16 };
+    let mut index_of_name: HashMap<&str, u32> = HashMap::with_capacity(sections.len());
+    for (i, x) in sections.iter().enumerate().rev() {
+        index_of_name.insert(x.name.as_str(), i as u32);
+    }
+    let section_index = |name: &str| -> u32 { index_of_name.get(name).copied().unwrap_or(0) };
     let symbols = syms
         .order
         .iter()
@@ -918,7 +950,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
                             Place::Undefined => SHN_UNDEF,
                             Place::Absolute => SHN_ABS,
                             Place::Common { .. } => SHN_COMMON,
-                            Place::Section(k) => out_index.get(&k).copied().unwrap_or(0) as u16,
+                            Place::Section(k) => out_index.get(&k).copied().unwrap_or(0) as u32,
                         },
                     }
                 }

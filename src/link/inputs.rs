@@ -1141,12 +1141,6 @@ fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> Result<LoadNote, Dia
             host_refs: None,
             module_id: None,
         }),
-        Some(why) if why.contains("extended numbering") => {
-            return Err(Diagnostic::fatal(with_detail(
-                format!("Could not read input file '{name}'"),
-                format!("{why}; nvlink links it, culdb does not read extended section numbering yet"),
-            )));
-        }
         Some(why) => skipped(name, format!("{why}: nvlink ignores such a cubin silently")),
     })
 }

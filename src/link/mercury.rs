@@ -1011,7 +1011,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
 
     // Output Mercury code by its classic twin's section and by its function
     // (two local helpers of one name have one each: local_helper_twice_sm100).
-    let mut code_of_text: HashMap<usize, u16> = HashMap::new();
+    let mut code_of_text: HashMap<usize, u32> = HashMap::new();
     let mut code_of_function: HashMap<SymIdx, usize> = HashMap::new();
     for (&k, &i) in &out_of {
         let s = &m.sections[k];
@@ -1019,8 +1019,8 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         if let Some(t) = twin_text(c, &classic_index, s) {
-            let e = code_of_text.entry(t).or_insert(i as u16);
-            *e = (*e).min(i as u16);
+            let e = code_of_text.entry(t).or_insert(i as u32);
+            *e = (*e).min(i as u32);
         }
         if let Some(f) = s.info_symbol {
             let e = code_of_function.entry(f).or_insert(i);
@@ -1029,7 +1029,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     }
 
     // The symbol table, parallel to .symtab.
-    let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u16);
+    let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u32);
     let mut merc_syms: Vec<Symbol> = vec![c.symbols.first().cloned().unwrap_or(Symbol {
         name: String::new(),
         value: 0,
@@ -1053,7 +1053,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             let twin = p
                 .merc
                 .starts_with(CAPMERC_TEXT)
-                .then(|| code_of_text.get(&usize::from(s.shndx)).copied())
+                .then(|| code_of_text.get(&(s.shndx as usize)).copied())
                 .flatten();
             let Some(idx) = twin.or_else(|| section_index(c, &p.merc)) else {
                 continue;
@@ -1214,7 +1214,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         c.sections[i].info = code_of_function
             .get(&f)
             .copied()
-            .or_else(|| section_index(c, &text).map(usize::from))
+            .or_else(|| section_index(c, &text).map(|x| x as usize))
             .unwrap_or(0) as u32;
     }
     // Relocations kept for the driver, last merged first as in the classic
@@ -1460,7 +1460,7 @@ fn header_tables(c: &Cubin<'static>) -> Vec<HeaderTable> {
 /// classic symbol lies.
 fn function_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, f: SymIdx) -> Option<usize> {
     let sym = c.symbols.get(*classic_index.get(&f)?)?;
-    (sym.shndx != SHN_UNDEF && usize::from(sym.shndx) < c.sections.len()).then_some(usize::from(sym.shndx))
+    (sym.shndx != SHN_UNDEF && (sym.shndx as usize) < c.sections.len()).then_some(sym.shndx as usize)
 }
 
 /// The classic `.text.<fn>` twin of output Mercury code `s`: the section of
@@ -1577,7 +1577,7 @@ fn merc_symbol(
         if let Some(Some((k, off))) = mi.section_map.get(j) {
             out.value = ms.value.wrapping_add(*off);
             if let Some(&i) = out_of.get(k) {
-                out.shndx = i as u16;
+                out.shndx = i as u32;
             }
         }
     } else {

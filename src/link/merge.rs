@@ -471,7 +471,7 @@ impl InputMerge {
     }
 
     /// Whether input section `j` is `.nv.shared.reserved.*`.
-    fn is_reserved_shared(&self, j: u16) -> bool {
+    fn is_reserved_shared(&self, j: u32) -> bool {
         self.cubin
             .sections
             .get(j as usize)
@@ -650,7 +650,9 @@ impl InputMerge {
             return Some(MERCURY_ELSEWHERE);
         }
         match s.sh_type {
-            SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB => Some("symbol and string tables are rebuilt"),
+            SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB | SHT_SYMTAB_SHNDX => {
+                Some("symbol and string tables are rebuilt")
+            }
             SHT_NOTE => Some("notes are written anew for the output"),
             SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA => Some("relocations are translated record by record"),
             SHT_CUDA_INFO | SHT_CUDA_COMPAT_INFO | SHT_CUDA_CALLGRAPH => Some("translated record by record"),
