@@ -54,6 +54,12 @@ pub struct InputMerge {
     frame: Option<(Vec<u8>, FrameEdit)>,
     /// Set when a fatal error stopped this input's merge.
     failed: bool,
+    /// Set when an error was reported: nvlink reports every error of the
+    /// pass (every "Multiple definition" of the input), then fails.
+    errors: bool,
+    /// Symbols whose error the weak pass reported (global functions defined
+    /// twice), which the symbols pass then leaves alone.
+    reported: BTreeSet<usize>,
     /// EIATTR_REGCOUNT per input symbol, from the input's `.nv.info`
     /// sections (the first record of a symbol counts), decoded once.
     regcounts: HashMap<usize, u32>,
@@ -114,6 +120,8 @@ impl InputMerge {
             regcounts,
             frame: None,
             failed: false,
+            errors: false,
+            reported: BTreeSet::new(),
         })
     }
 
@@ -171,9 +179,17 @@ impl InputMerge {
             Cursor::Pass(pass, i) => {
                 let limit = if pass == MergePass::Sections { nsec } else { nsym };
                 if i >= limit {
+                    // After the errors of the symbols (or sections) pass, the
+                    // merge fails; the weak pass's go on into the symbols pass
+                    // (nvlink names a twice-defined function before a
+                    // twice-defined variable: corpus err_multiple_definitions).
+                    if self.errors && pass != MergePass::Weak {
+                        self.fail(st, &mut ev);
+                        return ev;
+                    }
                     // The weak decisions are made: the frames can follow them
                     // before the symbols pass maps `.debug_frame`.
-                    if pass == MergePass::Weak {
+                    if pass == MergePass::Weak && !self.errors {
                         self.edit_frames(st, &mut ev);
                     }
                     self.cursor = match pass {
@@ -189,7 +205,8 @@ impl InputMerge {
                     MergePass::Sections => self.section(st, i, &mut ev),
                 };
                 if r.is_err() {
-                    self.fail(st, &mut ev);
+                    self.errors = true;
+                    self.reported.insert(i);
                 }
                 self.cursor = Cursor::Pass(pass, i + 1);
             }
@@ -295,6 +312,9 @@ impl InputMerge {
 
     fn weak_symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
         let sym = self.cubin.symbols[i].clone();
+        if sym.binding == STB_GLOBAL && sym.sym_type == STT_FUNC && sym.is_defined() {
+            return self.function_defined_twice(st, &sym, ev);
+        }
         if sym.binding != STB_WEAK || i == 0 {
             return Ok(());
         }
@@ -310,6 +330,30 @@ impl InputMerge {
             return Ok(());
         }
         self.resolve_definition(st, i, &sym, existing, ev)
+    }
+
+    /// nvlink checks global function definitions in its first pass: a name
+    /// an earlier input defines globally is an error there, before the
+    /// variables of the symbols pass (corpus err_multiple_definitions).
+    fn function_defined_twice(
+        &mut self,
+        st: &mut LinkState,
+        sym: &Symbol,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), MergeFailed> {
+        let Some(old) = st.lookup(&sym.name).and_then(|k| st.symbol(k)) else {
+            return Ok(());
+        };
+        if old.binding != STB_GLOBAL || matches!(old.place, Place::Undefined | Place::Common { .. }) {
+            return Ok(());
+        }
+        let text = format!(
+            "Multiple definition of '{}' in '{}', first defined in '{}'",
+            sym.name,
+            self.name(st),
+            st.input_name(old.input)
+        );
+        self.error(st, ev, text)
     }
 
     /// A definition (weak or global) of a name already in the output.
@@ -566,7 +610,11 @@ impl InputMerge {
     // ---- pass 2: symbols --------------------------------------------------------
 
     fn symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
-        if i == 0 || st.maps[self.input].map_symbol_index[i] != 0 || st.maps[self.input].weak_processed[i] {
+        if i == 0
+            || self.reported.contains(&i)
+            || st.maps[self.input].map_symbol_index[i] != 0
+            || st.maps[self.input].weak_processed[i]
+        {
             return Ok(());
         }
         let sym = self.cubin.symbols[i].clone();
