@@ -254,7 +254,7 @@ pub fn main() -> i32 {
             nvlink,
             tui,
         } => match (tui, files.as_slice()) {
-            (true, [one]) => crate::scenario::replay::tui(one, crate::tui::TuiOptions::default()),
+            (true, [one]) => scenario_tui(one, crate::tui::TuiOptions::default()),
             (true, _) => {
                 eprintln!("culdb replay: --tui opens one scenario; {} given", files.len());
                 2
@@ -279,18 +279,41 @@ fn run_tui(
         ..Default::default()
     };
     match scenario {
-        Some(f) => crate::scenario::replay::tui(f, opts),
+        Some(f) => scenario_tui(f, opts),
         None => crate::tui::main(args, opts),
     }
 }
 
-/// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
-/// Every command's standard output goes through here (`print!` panics on a
-/// closed pipe).
-pub fn out(s: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(s.as_bytes());
+/// `culdb tui --scenario FILE` and `culdb replay --tui FILE`: the scenario's
+/// session in the terminal interface, stopped at its first breakpoint. The
+/// composition lives here: scenarios know nothing of the interface.
+fn scenario_tui(file: &Path, mut opts: crate::tui::TuiOptions) -> i32 {
+    use crate::scenario::{Scenario, replay};
+    let scenario = match Scenario::load(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("culdb: {e}");
+            return 2;
+        }
+    };
+    let opened = match replay::open(&scenario, file) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("culdb: {e}");
+            return 2;
+        }
+    };
+    if !scenario.breakpoints.is_empty() {
+        opts.startup_commands.push("continue".into());
+    }
+    let replay::Opened { session, workdir } = opened;
+    let status = crate::tui::run(session, opts);
+    drop(workdir);
+    status
 }
+
+/// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
+pub use crate::cmd::out;
 
 /// A diagnostic naming the file, printed as one line.
 fn report(cmd: &str, file: &Path, msg: impl std::fmt::Display) {

@@ -14,7 +14,7 @@ use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-use crate::cmd::{self, spec};
+use crate::cmd::spec;
 use crate::debug::Session;
 use crate::debug::breakpoint::PHASES;
 
@@ -175,7 +175,7 @@ pub fn scripted(session: &mut Session, input: impl BufRead, out: &mut impl Write
             continue;
         }
         let _ = writeln!(out, "{PROMPT}{}", line.trim_end());
-        let o = cmd::run_line(session, &line);
+        let o = crate::scenario::run_line(session, &line);
         if o.error {
             let _ = write!(out, "error: {}", o.text);
         } else {
@@ -209,7 +209,7 @@ fn interactive(session: &mut Session) -> i32 {
     if let Some(h) = &hist {
         let _ = ed.load_history(h);
     }
-    crate::cli::out(&format!(
+    crate::cmd::out(&format!(
         "culdb {}: a link of {} input(s) ready to step. `help` lists the commands; \
 `step`, `next`, `continue`, or set a breakpoint first.\n",
         env!("CARGO_PKG_VERSION"),
@@ -224,11 +224,11 @@ fn interactive(session: &mut Session) -> i32 {
                     continue;
                 }
                 let _ = ed.add_history_entry(line.as_str());
-                let o = cmd::run_line(session, &line);
+                let o = crate::scenario::run_line(session, &line);
                 if o.error {
                     eprint!("{}", o.text);
                 } else {
-                    crate::cli::out(&o.text);
+                    crate::cmd::out(&o.text);
                 }
                 last = line;
                 if o.quit {
@@ -236,7 +236,7 @@ fn interactive(session: &mut Session) -> i32 {
                 }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => {
-                crate::cli::out("(Ctrl-C: `quit` to leave)\n");
+                crate::cmd::out("(Ctrl-C: `quit` to leave)\n");
             }
             Err(_) => break,
         }

@@ -6,7 +6,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Duration;
 
 use culdb::batch::{self, jobs};
 use serde_json::Value;
@@ -417,18 +416,6 @@ fn shipped_examples_parse() {
             .contains(&"../../corpus/err_multidef_func_sm90/lib2.cubin".to_string())
     );
     batch::check_outputs(&ron).unwrap();
-}
-
-#[test]
-fn progress_bar_reads_as_documented() {
-    assert_eq!(
-        batch::progress_bar(37, 115, 2, Duration::from_millis(3100)),
-        "[=========>                    ] 37/115 jobs, 2 failed, 3.1s"
-    );
-    assert_eq!(
-        batch::progress_bar(4, 4, 0, Duration::ZERO),
-        format!("[{}] 4/4 jobs, 0 failed, 0.0s", "=".repeat(30))
-    );
 }
 
 #[test]

@@ -5,9 +5,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use culdb::cmd::{self, COMMANDS, Command, Output, run_line};
+use culdb::cmd::{self, COMMANDS, Command, Output};
 use culdb::debug::Session;
 use culdb::link::event::Event;
+use culdb::scenario::run_line;
 
 fn session(name: &str) -> Session {
     let dir: PathBuf = common::root().join("tests/corpus").join(name);

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use culdb::link::diag::Severity;
+use culdb::link::inputs::nvlink_text;
 use culdb::link::options::{
     self, HostLinkerScript, InputArg, LinkOptions, OptionsError, parse_in, parse_nvlink_in, split_options_file,
 };
@@ -41,7 +42,8 @@ fn fatal(a: &[&str]) -> String {
     assert_eq!(e.status, 1);
     let d = e.fatal().expect("a diagnostic");
     assert_eq!(d.severity, Severity::Fatal);
-    d.text.clone()
+    // nvlink's text: culdb's ` [culdb: ...]` hint left out.
+    nvlink_text(&d.text).to_string()
 }
 
 // ---------------------------------------------------------------------------
@@ -165,7 +167,12 @@ fn check_probe(p: &Probe) -> Result<(), String> {
             if e.status != 1 || last.severity != Severity::Fatal {
                 return Err(format!("culdb error not fatal/1: {e}"));
             }
-            let culdb: Vec<(Severity, String)> = e.diagnostics.iter().map(|d| (d.severity, d.text.clone())).collect();
+            // nvlink's texts: culdb's ` [culdb: ...]` hints left out.
+            let culdb: Vec<(Severity, String)> = e
+                .diagnostics
+                .iter()
+                .map(|d| (d.severity, nvlink_text(&d.text).to_string()))
+                .collect();
             if last.text.contains("not supported by culdb (LTO)") {
                 // culdb refuses LTO after nvlink's own checks: nvlink got at least as far.
                 let before = &culdb[..culdb.len() - 1];

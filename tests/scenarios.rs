@@ -8,8 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use culdb::cmd::run_line;
 use culdb::debug::Session;
+use culdb::scenario::run_line;
 use culdb::scenario::{Scenario, oracle, replay};
 
 fn shipped() -> Vec<PathBuf> {

@@ -8,10 +8,11 @@
 //! prints what it is handed; a batch job records it, so a job's status,
 //! diagnostics and output are what `culdb link` gives for it alone.
 //!
-//! [`run`] runs the jobs of a jobs file ([`jobs`]) on a work queue over
-//! scoped threads and returns their results in job order; [`main`] is the
-//! command: progress, the JSON report (output digests are SHA-256, see
-//! [`sha256`]) or a table, and the exit status.
+//! [`run`] runs the jobs of a jobs file ([`jobs`]) on a pool of `-j`
+//! threads (rayon's) and returns their results in job order; [`main`] is the
+//! command: progress (an indicatif bar on a terminal), the JSON report
+//! (output digests are SHA-256, see [`sha256`]) or a table, and the exit
+//! status.
 
 pub mod jobs;
 pub mod sha256;
@@ -19,9 +20,9 @@ pub mod sha256;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 pub use jobs::{Job, JobsError};
@@ -302,41 +303,34 @@ pub fn check_outputs(jobs: &[Job]) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `jobs` on `threads` threads (a work queue, jobs taken in order);
-/// `done` hears of each finished job (its index and result) as it finishes.
-/// The results come back in job order.
+/// Runs `jobs` on `threads` threads (a pool of workers, jobs taken in
+/// order); `done` hears of each finished job (its index and result) as it
+/// finishes, on the calling thread. The results come back in job order.
 pub fn run(jobs: &[Job], threads: usize, done: &mut dyn FnMut(usize, &JobResult)) -> Vec<JobResult> {
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel();
     let mut results: Vec<Option<JobResult>> = vec![None; jobs.len()];
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
-            let tx = tx.clone();
-            let next = &next;
-            // The main thread's stack size: the linker gets what `culdb link` gets.
-            let worker = std::thread::Builder::new()
-                .name("culdb-batch".into())
-                .stack_size(8 << 20)
-                .spawn_scoped(s, move || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        if tx.send((i, run_job(job))).is_err() {
-                            break;
-                        }
-                    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.clamp(1, jobs.len().max(1)))
+        .thread_name(|_| "culdb-batch".into())
+        // The main thread's stack size: the linker gets what `culdb link` gets.
+        .stack_size(8 << 20)
+        .build();
+    if let Ok(pool) = pool {
+        let (tx, rx) = std::sync::mpsc::channel();
+        pool.in_place_scope_fifo(|s| {
+            for (i, job) in jobs.iter().enumerate() {
+                let tx = tx.clone();
+                s.spawn_fifo(move |_| {
+                    let _ = tx.send((i, run_job(job)));
                 });
-            if worker.is_err() {
-                break;
             }
-        }
-        drop(tx);
-        for (i, r) in rx {
-            done(i, &r);
-            results[i] = Some(r);
-        }
-    });
-    // A job no thread could take (none started) runs here.
+            drop(tx);
+            for (i, r) in rx {
+                done(i, &r);
+                results[i] = Some(r);
+            }
+        });
+    }
+    // A job no thread could take (no pool started) runs here.
     results
         .into_iter()
         .zip(jobs)
@@ -381,21 +375,15 @@ pub struct BatchArgs {
     pub verbose: bool,
 }
 
-/// The progress bar: `[=====>    ] 37/115 jobs, 2 failed, 3.1s`.
-pub fn progress_bar(done: usize, total: usize, failed: usize, elapsed: Duration) -> String {
-    const WIDTH: usize = 30;
-    let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
-    let bar: String = (0..WIDTH)
-        .map(|i| match i.cmp(&filled) {
-            std::cmp::Ordering::Less => '=',
-            std::cmp::Ordering::Equal => '>',
-            std::cmp::Ordering::Greater => ' ',
-        })
-        .collect();
-    format!(
-        "[{bar}] {done}/{total} jobs, {failed} failed, {:.1}s",
-        elapsed.as_secs_f64()
-    )
+/// The progress bar on stderr: `[=====>    ] 37/115 jobs, 2 failed, 3s`.
+/// Hidden when stderr is not a terminal (pipes and tests see nothing of it).
+fn progress_bar(total: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {pos}/{len} jobs, {msg}, {elapsed}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message("0 failed");
+    bar
 }
 
 /// `culdb batch`: returns the exit status (0 when every job exited 0, 1
@@ -420,11 +408,13 @@ pub fn main(a: &BatchArgs) -> i32 {
     let tty = std::io::stderr().is_terminal();
     let (mut finished, mut failed) = (0, 0);
     let total = jobs.len();
+    let bar = tty.then(|| progress_bar(total));
     let mut on_done = |_: usize, r: &JobResult| {
         finished += 1;
         failed += usize::from(!r.ok);
-        if tty {
-            eprint!("\r{}", progress_bar(finished, total, failed, start.elapsed()));
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{failed} failed"));
+            bar.inc(1);
         } else if a.verbose {
             let what = if r.ok {
                 "ok".to_string()
@@ -434,12 +424,9 @@ pub fn main(a: &BatchArgs) -> i32 {
             eprintln!("[{finished}/{total}] {}: {what}, {:.1} ms", r.name, r.time_ms);
         }
     };
-    if tty {
-        eprint!("\r{}", progress_bar(0, total, 0, Duration::ZERO));
-    }
     let results = run(&jobs, threads, &mut on_done);
-    if tty {
-        eprintln!();
+    if let Some(bar) = &bar {
+        bar.finish();
     }
     let failed = results.iter().filter(|r| !r.ok).count();
     let report = Report {

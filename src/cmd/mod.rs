@@ -2,10 +2,17 @@
 //! against a [`Session`]; the REPL, the TUI's command line and scenario
 //! scripts all go through [`run_line`]. A bad command is a message, never a
 //! panic.
+//!
+//! The command language knows nothing of the layers above it: what it
+//! cannot do against the session alone (`save scenario FILE` writes a
+//! scenario file) comes back as an [`Action`] for its caller to carry out
+//! (the scenario layer's `run_line` does it for the REPL, the TUI and
+//! scenario scripts).
 
 pub mod spec;
 
 use std::fmt::Write;
+use std::path::PathBuf;
 
 use crate::debug::breakpoint::{self, Cond, Kind};
 use crate::debug::{Hit, Session, Stop, inspect};
@@ -51,20 +58,31 @@ pub struct Output {
     pub error: bool,
     /// `quit` was asked.
     pub quit: bool,
+    /// What the caller is asked to do (the command language cannot).
+    pub action: Option<Action>,
+}
+
+/// What a command asks of the layer that ran it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `save scenario FILE`: record the session as a scenario at FILE.
+    SaveScenario(PathBuf),
 }
 
 impl Output {
-    fn ok(text: String) -> Self {
+    /// A command's answer.
+    pub fn ok(text: String) -> Self {
         Output {
             text,
             ..Default::default()
         }
     }
-    fn err(text: String) -> Self {
+    /// Why a command is bad or could not be done.
+    pub fn err(text: String) -> Self {
         Output {
             text: if text.ends_with('\n') { text } else { text + "\n" },
             error: true,
-            quit: false,
+            ..Default::default()
         }
     }
 }
@@ -474,7 +492,10 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
         Command::Why(sym) => res(inspect::why(s, sym)),
         Command::Explain(r) => res(inspect::explain(s, r)),
         Command::Where => Output::ok(where_text(s)),
-        Command::Save(f) => res(crate::scenario::record::save(s, std::path::Path::new(f))),
+        Command::Save(f) => Output {
+            action: Some(Action::SaveScenario(PathBuf::from(f))),
+            ..Default::default()
+        },
         Command::Help(t) => res(help(t.as_deref())),
         Command::Quit => Output {
             quit: true,
@@ -538,4 +559,12 @@ fn info(s: &Session, topic: &str, arg: Option<&str>) -> Output {
         Ok(t) => Output::ok(t),
         Err(e) => Output::err(e),
     }
+}
+
+/// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
+/// Every command's standard output goes through here (`print!` panics on a
+/// closed pipe): the REPL's, the scenario reports', the command line's.
+pub fn out(s: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(s.as_bytes());
 }

@@ -1,6 +1,10 @@
 //! Fatbin containers: the `0xBA55ED50` format that `fatbinary` writes, which
 //! nvcc embeds in host objects and `nvcc -fatbin` writes as a file.
 //!
+//! It stays one file because it is one format: reading, decompressing,
+//! selecting for a target and writing all follow the container and entry
+//! headers laid out below.
+//!
 //! # Layout
 //!
 //! Determined from files written by nvcc/fatbinary 13.5 (cross-checked with

@@ -2,6 +2,10 @@
 //! (through archive → host object → fatbin → cubin), what nvlink would take
 //! from it for a target, and a flat listing of everything in it.
 //!
+//! It stays one file because it is one decision nvlink makes per file: the
+//! extension rules, the descent through archive, host object and fatbin, and
+//! the choice for a target all answer "what does this file give the link".
+//!
 //! # How nvlink 13.5 treats its inputs (tested)
 //!
 //! * Kind by **extension** first: `.cubin` must be a device ELF ("cubin not a

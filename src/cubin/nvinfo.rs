@@ -1,6 +1,10 @@
 //! Codec for the attribute sections `.nv.info` (module-wide) and
 //! `.nv.info.<function>` (one per function), both of type SHT_CUDA_INFO.
 //!
+//! It stays one file because it is one codec: the record formats, the
+//! attributes' payloads and the symbol-index rewriting all follow from the
+//! attribute table, so they stay beside it.
+//!
 //! # Layout
 //!
 //! A section is a packed sequence of records (no padding between them). Every

@@ -1,6 +1,10 @@
 //! What the debugger shows: the link state between steps (`info …`,
 //! `print …`, `x`), and the explanations built from the event history
 //! (`why`, `explain`). Everything returns text; nothing here moves the session.
+//!
+//! It stays one file because every view here is read-only text in the same
+//! conventions: the `info` lists, `print`, `why` and `explain` share its line
+//! formatters (`symbol_line`, `event_line`).
 
 use std::fmt::Write;
 

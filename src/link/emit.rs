@@ -3,6 +3,10 @@
 //! state; this module only chooses the file's shape: section order, the
 //! symbol table's order (locals, then globals), the tables encoded from
 //! their typed records, and the ELF header.
+//!
+//! It stays one file because the output's shape is one decision: the section
+//! order, the symbol order and the encoded tables must agree (symbol and
+//! section indices are written into relocations and tables).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -1,6 +1,10 @@
 //! nvlink's input arguments → the ordered cubins the merge phase consumes,
 //! one command-line input per [`InputLoader::step`].
 //!
+//! It stays one file because it is one ordered plan (search the libraries,
+//! load the files, load the members found) whose steps share the loader's
+//! state and nvlink's exact order of errors.
+//!
 //! # How nvlink 13.5 reads its inputs (tested; `tests/link_inputs.rs`)
 //!
 //! Order. Every `-l` library is **searched first**, before any file is

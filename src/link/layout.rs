@@ -3,6 +3,10 @@
 //! reserved shared memory, and the two table passes that run inside layout:
 //! bindless references and the unified function/data tables.
 //!
+//! It stays one file because it is one phase over one model: every rule
+//! below places something in the same memory spaces, and the bindless and
+//! unified-table passes run inside it on the same placement state.
+//!
 //! What nvlink 13.5 does, as the corpus and experiments show it:
 //!
 //! * Common symbols go to `.nv.global` (created NOBITS, WA, when no input has

@@ -3,6 +3,10 @@
 //! relocations, nv.info, call graph, prototype, `.nv.capmerc.text.*`), which
 //! nvlink carries into its output.
 //!
+//! It stays one file because the Mercury companions mirror the classic
+//! sections one for one: every rule here carries a classic result over to
+//! its `.nv.merc.*` twin.
+//!
 //! What nvlink 13.5 does with them (corpus: arch_sm100_smoke and the other
 //! sm_100/sm_120 cases):
 //! - an input's `.nv.merc.symtab` runs parallel to its `.symtab`: symbol i

@@ -2,6 +2,9 @@
 //! link state, in three passes (weak symbols, all symbols, section headers),
 //! one symbol or section per step.
 //!
+//! It stays one file because it is one phase: the three passes step through
+//! the same per-input mapping arrays and share the weak rules.
+//!
 //! What nvlink 13.5 does, where the seed is silent or wrong, is pinned by the
 //! corpus (tests/corpus/README.md, "Observations"): the weak tie rule
 //! (registers, then virtual SM, then first input), weak data keeping the

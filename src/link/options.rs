@@ -1,5 +1,9 @@
 //! nvlink's command line, parsed the way nvlink 13.5 parses it.
 //!
+//! It stays one file because it is one table of nvlink's options and the one
+//! parser that walks it; the checks after the line is read depend on the
+//! order nvlink applies them, listed below.
+//!
 //! Everything here was learned by probing the real nvlink (the probes and
 //! their answers are committed in `tests/data/options/probes.tsv`, made by
 //! `scripts/gen-option-probes`):
@@ -411,9 +415,14 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     }
     let suffix = opts.report_suffix();
     let late = |opts: LinkOptions, text: &str| Err(fail(opts.warnings, Diagnostic::fatal(format!("{text}{suffix}"))));
+    // nvlink's opaque text for a missing -arch, with culdb's hint after it.
+    let no_arch = format!(
+        "{} [culdb: no -arch given; nvlink needs -arch=sm_XX]",
+        crate::arch::missing_arch_message()
+    );
     if opts.report_arch && opts.arch.is_none() {
         // nvlink crashes here (it formats a null target name); culdb says what is missing.
-        return late(opts, &crate::arch::missing_arch_message());
+        return late(opts, &no_arch);
     }
     if opts.gen_host_linker_script.is_some() {
         if opts.files().next().is_some() {
@@ -425,7 +434,7 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
         return Ok(opts);
     }
     let Some(arch) = opts.arch.clone() else {
-        return late(opts, &crate::arch::missing_arch_message());
+        return late(opts, &no_arch);
     };
     if opts.output_file.is_none() {
         return late(opts, "Must specify output file with -o option");

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use record::run_line;
 pub use replay::{Check, Report, replay_file};
 
 /// A scenario file.

@@ -149,6 +149,26 @@ pub fn scenario_of(s: &Session, file: &Path) -> Scenario {
     sc
 }
 
+/// [`cmd::run_line`] with what the line asks of this layer done:
+/// `save scenario FILE` writes the scenario (the command language knows no
+/// scenario files). The REPL, the TUI's command line and scenario scripts
+/// run their lines through here.
+pub fn run_line(s: &mut Session, line: &str) -> cmd::Output {
+    let o = cmd::run_line(s, line);
+    perform(s, o)
+}
+
+/// Carries out the [`cmd::Action`] an output asks for; the output of doing it.
+pub fn perform(s: &Session, o: cmd::Output) -> cmd::Output {
+    match &o.action {
+        Some(cmd::Action::SaveScenario(file)) => match save(s, file) {
+            Ok(t) => cmd::Output::ok(t),
+            Err(e) => cmd::Output::err(e),
+        },
+        None => o,
+    }
+}
+
 /// Writes the scenario of `s` to `file`; returns what to tell the user.
 pub fn save(s: &Session, file: &Path) -> Result<String, String> {
     let sc = scenario_of(s, file);

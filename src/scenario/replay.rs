@@ -136,7 +136,7 @@ pub fn replay(scenario: &Scenario, file: &Path) -> Report {
     let s = &mut opened.session;
     for line in &scenario.script {
         let _ = writeln!(report.transcript, "(culdb) {line}");
-        let o = cmd::run_line(s, line);
+        let o = super::run_line(s, line);
         if o.error {
             let _ = write!(report.transcript, "error: {}", o.text);
             report.checks.push(Check {
@@ -533,13 +533,13 @@ pub fn main(paths: &[PathBuf], json: bool, verbose: bool, nvlink: bool) -> i32 {
             "passed": reports.iter().filter(|r| r.passed()).count(),
             "reports": reports,
         });
-        crate::cli::out(&format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default()));
+        crate::cmd::out(&format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default()));
     } else {
         for r in &reports {
-            crate::cli::out(&r.text(verbose));
+            crate::cmd::out(&r.text(verbose));
         }
         let passed = reports.iter().filter(|r| r.passed()).count();
-        crate::cli::out(&format!("{passed}/{} scenario(s) passed\n", reports.len()));
+        crate::cmd::out(&format!("{passed}/{} scenario(s) passed\n", reports.len()));
     }
     if reports.iter().any(|r| r.error.is_some()) {
         2
@@ -548,30 +548,4 @@ pub fn main(paths: &[PathBuf], json: bool, verbose: bool, nvlink: bool) -> i32 {
     } else {
         1
     }
-}
-
-/// `culdb tui --scenario FILE` and `culdb replay --tui FILE`: the scenario's
-/// session in the terminal interface, stopped at its first breakpoint.
-pub fn tui(file: &Path, mut opts: crate::tui::TuiOptions) -> i32 {
-    let scenario = match Scenario::load(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("culdb: {e}");
-            return 2;
-        }
-    };
-    let opened = match open(&scenario, file) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("culdb: {e}");
-            return 2;
-        }
-    };
-    if !scenario.breakpoints.is_empty() {
-        opts.startup_commands.push("continue".into());
-    }
-    let Opened { session, workdir } = opened;
-    let status = crate::tui::run(session, opts);
-    drop(workdir);
-    status
 }

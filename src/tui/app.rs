@@ -1,5 +1,9 @@
 //! The interface's state without a terminal: keys go in ([`App::on_key`]),
 //! frames come out ([`App::draw`]). Tests drive it over a `TestBackend`.
+//!
+//! It stays one file because it is one state machine: every key, click and
+//! command line goes through [`App`], which owns the session, the tabs, the
+//! focus, the popup and the pane states that a move updates together.
 
 use std::collections::HashSet;
 
@@ -237,7 +241,7 @@ impl App {
         } else {
             None
         };
-        let o = cmd::run_line(&mut self.session, line);
+        let o = crate::scenario::run_line(&mut self.session, line);
         if o.quit {
             self.quit = true;
         }
