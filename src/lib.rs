@@ -12,6 +12,7 @@ pub mod conform;
 pub mod cubin;
 pub mod debug;
 pub mod demangle;
+pub mod diag;
 pub mod diff;
 pub mod dump;
 pub mod fuzz;

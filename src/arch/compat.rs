@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::input::InputArch;
 use super::profiles::{Kind, Profile, Suffix};
-use crate::link::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 
 /// Why an input (or the target) was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -56,8 +56,9 @@ pub enum Stop {
 pub struct Origin {
     pub args: Vec<String>,
     pub dir: PathBuf,
-    /// The scenario and its file, when the session replays one.
-    pub scenario: Option<(crate::scenario::Scenario, PathBuf)>,
+    /// The scenario (its RON text) and its file, when the session replays
+    /// one: the debugger keeps it for `save scenario` without knowing its form.
+    pub scenario: Option<(String, PathBuf)>,
 }
 
 /// A debugging session over one link.
@@ -95,9 +96,9 @@ impl Session {
         &self.origin
     }
 
-    /// Records the scenario the session replays (read from `file`).
-    pub fn set_scenario(&mut self, scenario: crate::scenario::Scenario, file: &Path) {
-        self.origin.scenario = Some((scenario, file.to_path_buf()));
+    /// Records the scenario the session replays (its RON text, read from `file`).
+    pub fn set_scenario(&mut self, ron: String, file: &Path) {
+        self.origin.scenario = Some((ron, file.to_path_buf()));
     }
 
     /// The command lines run so far, in order.

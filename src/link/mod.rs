@@ -10,7 +10,7 @@ pub mod bindless;
 pub mod compat;
 pub mod constant2;
 pub mod dce;
-pub mod diag;
+pub use crate::diag;
 pub mod emit;
 pub mod event;
 pub mod finalize;

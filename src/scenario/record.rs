@@ -91,9 +91,12 @@ fn link_from_args(args: &[String], dir: &Path, to: &Path) -> (String, Vec<String
 pub fn scenario_of(s: &Session, file: &Path) -> Scenario {
     let to = folder_of(file);
     let origin = s.origin();
-    let mut sc = match &origin.scenario {
-        Some((sc, from)) => {
-            let mut sc = sc.clone();
+    let replayed = origin
+        .scenario
+        .as_ref()
+        .and_then(|(ron, from)| Some((Scenario::parse(from, ron).ok()?, from)));
+    let mut sc = match replayed {
+        Some((mut sc, from)) => {
             let from_dir = folder_of(from);
             for i in &mut sc.inputs {
                 if let Input::File(p) = i {

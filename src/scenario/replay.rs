@@ -90,7 +90,7 @@ pub fn open(scenario: &Scenario, file: &Path) -> Result<Opened, ScenarioError> {
             format!("the link's command line is refused: {}", lines.join("; ")),
         )
     })?;
-    session.set_scenario(scenario.clone(), file);
+    session.set_scenario(scenario.to_ron(), file);
     for b in &scenario.breakpoints {
         let o = cmd::run_line(&mut session, &format!("break {b}"));
         if o.error {
