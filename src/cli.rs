@@ -129,6 +129,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Where the output's bytes come from (bloaty-style): by kind, section,
+    /// input, archive member, kernel or symbol (`--by`), adding up to the
+    /// file size; `--diff A B` compares two cubins or links. Takes a cubin,
+    /// a `.args` file or nvlink's command line (`culdb size -h`).
+    #[command(disable_help_flag = true)]
+    Size {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// The chain (kernel or option, calls, address references) that keeps
+    /// each SYMBOL in the output: `culdb why-kept [--json] NVLINK-ARGS -- SYMBOL...`.
+    #[command(disable_help_flag = true)]
+    WhyKept {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Why each archive MEMBER was linked or left out:
+    /// `culdb why-pulled [--json] NVLINK-ARGS -- MEMBER...`.
+    #[command(disable_help_flag = true)]
+    WhyPulled {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Compare two cubins under the equivalence contract with nvlink. Exits 0
     /// when equivalent, 1 when not, 2 on bad input.
     Diff {
@@ -232,6 +255,9 @@ pub fn main() -> i32 {
         Command::Trace { args } => crate::debug::trace::main(&args),
         Command::Dump { files, json } => run_dump(&files, json),
         Command::Diff { a, b, strict, json } => run_diff(&a, &b, strict, json),
+        Command::Size { args } => crate::report::cli::size_main(&args),
+        Command::WhyKept { args } => crate::report::cli::why_kept_main(&args),
+        Command::WhyPulled { args } => crate::report::cli::why_pulled_main(&args),
         Command::Conform {
             corpus,
             only,
@@ -508,14 +534,23 @@ fn run_batch(jobs_file: PathBuf, threads: Option<u16>, json: Option<PathBuf>, ve
 
 fn run_link(args: &[String], events: bool, json: bool) -> i32 {
     use crate::batch::Emit;
-    crate::batch::link(args, Path::new("."), &mut |e| match e {
+    // `-Map FILE` (culdb's, not nvlink's): the link map, written after the output.
+    let (args, map) = crate::report::cli::split_map_args(args);
+    let mut written = Vec::new();
+    let linked = crate::batch::link(&args, Path::new("."), &mut |e| match e {
         Emit::Stdout(s) => out(s),
         Emit::Stderr(l) => eprintln!("{l}"),
         Emit::Event(e) if json => out(&format!("{}\n", serde_json::to_string(e).unwrap_or_default())),
         Emit::Event(e) if events => out(&format!("{e}\n")),
+        Emit::Output(b) if map.is_some() => written = b.to_vec(),
         Emit::Event(_) | Emit::Output(_) => {}
-    })
-    .status
+    });
+    match map {
+        Some((file, as_json)) if linked.status == 0 && linked.written => {
+            crate::report::cli::write_map(&args, &file, as_json, &written)
+        }
+        _ => linked.status,
+    }
 }
 
 /// `culdb toolkit DIR [--cuda CUDA]`.

@@ -109,6 +109,14 @@ pub fn exit_status(diags: &[Diagnostic]) -> i32 {
     }
 }
 
+/// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
+/// Every command's standard output goes through here (`print!` panics on a
+/// closed pipe): the REPL's, the scenario reports', the command line's.
+pub fn out(s: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(s.as_bytes());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

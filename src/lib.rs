@@ -18,6 +18,7 @@ pub mod dump;
 pub mod fuzz;
 pub mod link;
 pub mod repl;
+pub mod report;
 pub mod ronfile;
 pub mod scenario;
 pub mod toolkit;

@@ -61,6 +61,8 @@ const TESTED: &[&str] = &[
     "print",
     "x",
     "why",
+    "why-kept",
+    "why-pulled",
     "explain",
     "where",
     "save",

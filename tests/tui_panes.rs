@@ -491,10 +491,8 @@ fn screen_weak_tab_at_the_breakpoint_80x24() {
         "screen_weak",
         &screen(&mut a, 80, 24),
         r#"
-culdb  1:overview  2:merge  3:weak  4:relocations  5:tables  6:layout     ?:help
+culdb  1:overview  2:merge  3:weak  4:relocations  5:tables  6:layout  7:size
 ┌ weak: 1 so far; wf ──────────────────────────────────────────────────────────┐
-│#80 wf: a.cubin 24r sm_90 vs b.cubin 75r sm_90 → a.cubin                      │
-│                                                                              │
 │#80 -11     existing (winner)                incoming                         │
 │input       #1 a.cubin                       #2 b.cubin                       │
 │binding     weak                             weak                             │
@@ -505,15 +503,17 @@ culdb  1:overview  2:merge  3:weak  4:relocations  5:tables  6:layout     ?:help
 │winner      existing: a.cubin (input #1)                                      │
 └──────────────────────────────────────────────────────────────────────────────┘
 ┌ symbols: 15 (4 local, 11 global) ──────────┐┌ events: 81 of 81 ──────────────┐
-│   idx bind   input      regs name          ││   #74 [merge] input #2 symbol [│
-│    -6 WEAK   k.cubin         __UDT         ││   #75 [merge] input #2 symbol [│
+│   idx bind   input      regs name          ││   #75 [merge] input #2 symbol [│
 │    -7 WEAK   k.cubin         __UFT_END     ││   #76 [merge] input #2 symbol [│
 │    -8 WEAK   k.cubin         __UDT_END     ││   #77 [merge] input #2 symbol [│
 │    -9 WEAK   k.cubin         .nv.reserved… ││   #78 [merge] input #2 symbol [│
 │   -10 GLOBAL k.cubin      24 k_weak        ││   #79 [merge] input #2 symbol [│
 │   -11 WEAK   a.cubin      24 wf            ││=> #80 [merge] weak decision for│
 └────────────────────────────────────────────┘└────────────────────────────────┘
-#80 [merge] weak decision for wf: existing weak wf in a.cubin (input #1, 24 regi
+#80 [merge] weak decision for wf: existing weak wf in a.cubin (input #1, 24
+registers, virtual sm_90) vs incoming weak wf in b.cubin (input #2, 75
+registers, virtual sm_90): the definition using fewer registers wins; winner:
+a.cubin, discarded: b.cubin
 Breakpoint 1 (weak)
 "#,
     );

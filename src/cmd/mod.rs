@@ -42,6 +42,9 @@ pub enum Command {
     Print(Option<String>, String),
     Examine(String, Option<u64>),
     Why(String),
+    /// `why-kept SYMBOL` / `why-pulled MEMBER` (`crate::report`).
+    WhyKept(String),
+    WhyPulled(String),
     Explain(String),
     Where,
     /// `save scenario FILE`.
@@ -254,6 +257,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             _ => return Err(format!("usage: {}", spec.usage)),
         },
         "why" => Command::Why(one("a symbol")?),
+        "why-kept" => Command::WhyKept(one("a symbol")?),
+        "why-pulled" => Command::WhyPulled(one("an archive member")?),
         "explain" => Command::Explain(one("a relocation")?),
         "save" => match args {
             ["scenario", f] => Command::Save(f.to_string()),
@@ -490,6 +495,8 @@ pub fn execute(s: &mut Session, c: &Command) -> Output {
         }
         Command::Examine(what, len) => res(inspect::examine(s.state(), what, *len)),
         Command::Why(sym) => res(inspect::why(s, sym)),
+        Command::WhyKept(sym) => res(crate::report::session::why_kept(s, sym)),
+        Command::WhyPulled(m) => res(crate::report::session::why_pulled(s, m)),
         Command::Explain(r) => res(inspect::explain(s, r)),
         Command::Where => Output::ok(where_text(s)),
         Command::Save(f) => Output {
@@ -561,10 +568,4 @@ fn info(s: &Session, topic: &str, arg: Option<&str>) -> Output {
     }
 }
 
-/// Writes to stdout; a closed pipe (`culdb dump x | head`) is not an error.
-/// Every command's standard output goes through here (`print!` panics on a
-/// closed pipe): the REPL's, the scenario reports', the command line's.
-pub fn out(s: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(s.as_bytes());
-}
+pub use crate::diag::out;

@@ -209,6 +209,25 @@ defined or referenced it (and which archive member it came from), what it replac
 weak rule, why it is undefined or removed; then its record now.",
     },
     Spec {
+        name: "why-kept",
+        aliases: &["wk"],
+        usage: "why-kept SYMBOL",
+        summary: "the chain that keeps a symbol in the output",
+        help: "Prints the chain that keeps SYMBOL (mangled or demangled) in the output: its root (a kernel \
+and the rule that keeps it: every kernel, -kernels-used, the host objects' kernel lists; a function whose \
+address data holds; -g or -r), then each call-graph edge or address reference down to SYMBOL. For a \
+removed symbol, the reason dead-code elimination gave. Links the session's command line to the end on a copy.",
+    },
+    Spec {
+        name: "why-pulled",
+        aliases: &["wp"],
+        usage: "why-pulled MEMBER",
+        summary: "why an archive member was linked or left out",
+        help: "For an archive member (`libx.a:m.o` or `m.o`): linked or not, the rule (nvlink links every \
+host-object member of an archive; a libcudadevrt member only for a function the link calls), and the \
+undefined symbols of other inputs it defines, with who refers to them.",
+    },
+    Spec {
         name: "explain",
         aliases: &["e"],
         usage: "explain RELOC",

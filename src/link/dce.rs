@@ -153,7 +153,7 @@ fn per_function_suffix(name: &str) -> Option<&str> {
 /// the mangled name's tail and `*` (`__nv_static_22__5d2c3b06_4_s_cu_s_var_*2kS*`
 /// for `..._s_var__Z2kSPi`), an external one as `_Z5k_sum*`; nvlink keeps
 /// both (`static_kernel_host_sm90`).
-fn host_match(pattern: &str, name: &str) -> bool {
+pub(crate) fn host_match(pattern: &str, name: &str) -> bool {
     let mut parts = pattern.split('*');
     let first = parts.next().unwrap_or("");
     let Some(mut rest) = name.strip_prefix(first) else {

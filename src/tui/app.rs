@@ -669,11 +669,20 @@ impl App {
                 .render(area, buf);
             return;
         }
+        // The event and the stop reason are shown whole: wrapped over up
+        // to 4 lines each (1 on a short screen), never cut at the width.
+        let most = if area.height >= 16 { 4 } else { 1 };
+        let width = area.width as usize;
+        let status_h = super::wrap::lines(&self.status_text(), width, most).len() as u16;
+        let line_h = match self.mode {
+            Mode::Command(_) | Mode::Search(_) => 1,
+            _ => super::wrap::lines(&self.message, width, most).len() as u16,
+        };
         let [tabs, body, status, line] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Fill(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
+            Constraint::Length(status_h),
+            Constraint::Length(line_h),
         ])
         .areas(area);
         self.draw_tabs(tabs, buf);
@@ -728,15 +737,19 @@ impl App {
             };
             spans.push(Span::styled(label, style));
         }
-        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+        let line = Line::from(spans);
+        let used = line.width();
+        buf.set_line(area.x, area.y, &line, area.width);
         let help = " ?:help";
-        if area.width as usize > help.len() {
+        // The hint only where the tabs leave room for it.
+        if area.width as usize >= used + help.len() {
             let x = area.x + area.width - help.len() as u16;
             buf.set_string(x, area.y, help, Style::new().fg(Color::DarkGray));
         }
     }
 
-    fn draw_status(&self, area: Rect, buf: &mut Buffer) {
+    /// The status line's text: the current event, and the end when reached.
+    fn status_text(&self) -> String {
         let s = &self.session;
         let text = match s.current() {
             Some((k, e)) => inspect::event_line(s, k, e),
@@ -747,25 +760,37 @@ impl App {
         } else {
             String::new()
         };
-        let line = Line::from(vec![
-            Span::styled(format!("{text}{end}"), Style::new().fg(Color::Black).bg(Color::Gray)),
-            Span::styled(" ".repeat(area.width as usize), Style::new().bg(Color::Gray)),
-        ]);
-        buf.set_line(area.x, area.y, &line, area.width);
+        format!("{text}{end}")
+    }
+
+    fn draw_status(&self, area: Rect, buf: &mut Buffer) {
+        let style = Style::new().fg(Color::Black).bg(Color::Gray);
+        let rows = super::wrap::lines(&self.status_text(), area.width as usize, area.height as usize);
+        for (i, t) in rows.iter().enumerate().take(area.height as usize) {
+            let line = Line::from(vec![
+                Span::styled(t.clone(), style),
+                Span::styled(" ".repeat(area.width as usize), Style::new().bg(Color::Gray)),
+            ]);
+            buf.set_line(area.x, area.y + i as u16, &line, area.width);
+        }
     }
 
     fn draw_line(&self, area: Rect, buf: &mut Buffer) {
         let line = match &self.mode {
             Mode::Command(t) => Line::from(vec![Span::raw(":"), Span::raw(t.clone()), cursor()]),
             Mode::Search(t) => Line::from(vec![Span::raw("/"), Span::raw(t.clone()), cursor()]),
-            _ => Line::styled(
-                self.message.clone(),
-                if self.message_is_error {
+            _ => {
+                let style = if self.message_is_error {
                     Style::new().fg(Color::Red)
                 } else {
                     Style::new()
-                },
-            ),
+                };
+                let rows = super::wrap::lines(&self.message, area.width as usize, area.height as usize);
+                for (i, t) in rows.iter().enumerate().take(area.height as usize) {
+                    buf.set_line(area.x, area.y + i as u16, &Line::styled(t.clone(), style), area.width);
+                }
+                return;
+            }
         };
         buf.set_line(area.x, area.y, &line, area.width);
     }

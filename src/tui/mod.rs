@@ -11,7 +11,9 @@ pub mod app;
 pub mod bits;
 pub mod list;
 pub mod panes;
+pub mod size;
 pub mod view;
+pub mod wrap;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

@@ -39,10 +39,12 @@ pub enum PaneKind {
     Breakpoints,
     /// The text of the last command.
     Output,
+    /// Where the output's bytes come from (`culdb size`; `tui::size`).
+    Size,
 }
 
 impl PaneKind {
-    pub const ALL: [PaneKind; 13] = [
+    pub const ALL: [PaneKind; 14] = [
         PaneKind::Sections,
         PaneKind::Inputs,
         PaneKind::Symbols,
@@ -56,6 +58,7 @@ impl PaneKind {
         PaneKind::Events,
         PaneKind::Breakpoints,
         PaneKind::Output,
+        PaneKind::Size,
     ];
 
     pub fn name(self) -> &'static str {
@@ -73,6 +76,7 @@ impl PaneKind {
             PaneKind::Events => "events",
             PaneKind::Breakpoints => "breakpoints",
             PaneKind::Output => "output",
+            PaneKind::Size => "size",
         }
     }
 }
@@ -160,13 +164,14 @@ pub struct View {
 }
 
 /// The presets shipped in `views/`, in tab order.
-pub const BUILTIN: [(&str, &str); 6] = [
+pub const BUILTIN: [(&str, &str); 7] = [
     ("overview", include_str!("../../views/overview.ron")),
     ("merge", include_str!("../../views/merge.ron")),
     ("weak", include_str!("../../views/weak.ron")),
     ("relocations", include_str!("../../views/relocations.ron")),
     ("tables", include_str!("../../views/tables.ron")),
     ("layout", include_str!("../../views/layout.ron")),
+    ("size", include_str!("../../views/size.ron")),
 ];
 
 /// Parses one preset; errors read `FILE:LINE:COL: message`.

@@ -112,6 +112,7 @@ pub fn render(ctx: &Ctx, st: &mut PaneStates, spec: &PaneSpec, area: Rect, buf: 
         PaneKind::Events => events::render(ctx, st, inner, buf, focused),
         PaneKind::Breakpoints => breakpoints::render(ctx, st, inner, buf, focused),
         PaneKind::Output => output::render(ctx, st, inner, buf),
+        PaneKind::Size => crate::tui::size::render(ctx, st.get(PaneKind::Size).offset, inner, buf),
     };
     let name = spec.title.clone().unwrap_or_else(|| spec.kind.name().to_string());
     let title = if info.is_empty() {
@@ -162,7 +163,7 @@ fn rows(ctx: &Ctx, st: &mut PaneStates, kind: PaneKind) -> Option<usize> {
         PaneKind::Bindless => bindless::bindless_rows(ctx).len(),
         PaneKind::Events => ctx.session.events().len(),
         PaneKind::Breakpoints => ctx.session.breakpoints().len(),
-        PaneKind::Sections | PaneKind::Inputs | PaneKind::Patch | PaneKind::Output => return None,
+        PaneKind::Sections | PaneKind::Inputs | PaneKind::Patch | PaneKind::Output | PaneKind::Size => return None,
     })
 }
 
@@ -211,7 +212,7 @@ pub fn on_key(ctx: &Ctx, st: &mut PaneStates, kind: PaneKind, code: KeyCode) {
             st.tree_gen += 1;
             tree_key(&mut st.inputs, code);
         }
-        PaneKind::Patch | PaneKind::Output => {
+        PaneKind::Patch | PaneKind::Output | PaneKind::Size => {
             let l = st.list(kind);
             match code {
                 KeyCode::Down | KeyCode::Char('j') => l.offset += 1,
@@ -251,7 +252,7 @@ pub fn search(ctx: &Ctx, st: &mut PaneStates, kind: PaneKind, needle: &str) -> b
     match kind {
         PaneKind::Sections => sections::search(ctx, st, &has),
         PaneKind::Inputs => inputs::search(ctx, st, &has),
-        PaneKind::Patch | PaneKind::Output => false,
+        PaneKind::Patch | PaneKind::Output | PaneKind::Size => false,
         _ => {
             let Some(n) = rows(ctx, st, kind) else { return false };
             if n == 0 {
@@ -299,7 +300,7 @@ pub fn break_command(ctx: &Ctx, st: &PaneStates, kind: PaneKind) -> Option<Strin
         PaneKind::Bindless => bindless::break_command(ctx, sel),
         PaneKind::Events => events::break_command(ctx, sel),
         PaneKind::Breakpoints => breakpoints::break_command(ctx, sel),
-        PaneKind::Output => None,
+        PaneKind::Output | PaneKind::Size => None,
     }
 }
 
