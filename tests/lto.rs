@@ -161,3 +161,28 @@ fn nvcc_dlto_program_links_through_culdb() {
     assert!(!embedded[0].is_empty());
     assert!(embedded[0] == embedded[1], "the embedded device images differ");
 }
+
+/// Keep chains of a whole-program (full LTO) link come from the output's
+/// own call graph: nothing was merged.
+#[test]
+fn why_kept_reads_a_whole_program_output() {
+    if !lto_tools() {
+        return;
+    }
+    let case = root().join("tests/corpus/lto_full_sm90");
+    let args = std::fs::read_to_string(case.join("link.args")).unwrap();
+    let mut argv: Vec<&str> = vec!["why-kept", "--json"];
+    argv.extend(args.split_whitespace());
+    let out = Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .current_dir(&case)
+        .args(&argv)
+        .args(["--", "kScale", "no_such_function"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let kern = &doc[0];
+    assert_eq!(kern["status"], "kept", "{doc}");
+    let via = kern["chain"][0]["via"].as_str().unwrap();
+    assert!(via.contains("whole-program LTO output"), "{via}");
+    assert_eq!(doc[1]["status"], "unknown");
+}

@@ -142,6 +142,15 @@ fn tui_in_tmux_steps_breaks_and_reverse_steps() {
     assert!(!back.contains("01101000"), "{back}");
     println!("{back}");
 
+    // The size tab at 80x24: before the output is built, sizes so far;
+    // then at the end of the link, every byte of the output.
+    t.key("7");
+    t.wait_for(&["size", "the output is not built yet", "section sizes so far"]);
+    t.type_text(":goto end");
+    t.key("Enter");
+    let size = t.wait_for(&["bytes", "code"]);
+    println!("{size}");
+
     // q leaves with the link's exit status.
     t.key("q");
     t.wait_for(&["EXIT=0"]);

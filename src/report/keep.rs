@@ -57,6 +57,108 @@ pub struct KeepGraph {
     /// Removal reasons by symbol name (the DCE events).
     removed: HashMap<String, String>,
     state: LinkState,
+    /// Full LTO: the output is libNVVM's whole program, nothing was merged;
+    /// its chains are read from the output cubin itself.
+    whole: Option<WholeProgram>,
+}
+
+/// The keep chains of a whole-program (full LTO) output: kernels are the
+/// roots, `.nv.callgraph` the edges.
+#[derive(Debug, Clone, Default)]
+struct WholeProgram {
+    /// The output's symbols: name, is a defined function.
+    names: Vec<String>,
+    roots: BTreeMap<usize, String>,
+    parent: HashMap<usize, (usize, String)>,
+}
+
+impl WholeProgram {
+    fn of(run: &LinkRun, out: &[u8]) -> Option<WholeProgram> {
+        let c = crate::cubin::read::parse(out).ok()?;
+        let rule = if run.setup.kernels_used.is_empty()
+            && run.state.host_refs.iter().flatten().all(|r| r.kernels.is_empty())
+        {
+            "kernel of the whole-program LTO output: libNVVM keeps every kernel"
+        } else {
+            "kernel of the whole-program LTO output: libNVVM keeps the kernels the host objects launch (-kernels-used)"
+        };
+        let mut w = WholeProgram {
+            names: c.symbols.iter().map(|s| s.name.clone()).collect(),
+            ..Default::default()
+        };
+        for (i, s) in c.symbols.iter().enumerate() {
+            if s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined() {
+                w.roots.insert(i, rule.to_string());
+            }
+        }
+        let mut edges: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for s in c
+            .sections
+            .iter()
+            .filter(|s| s.sh_type == crate::cubin::consts::SHT_CUDA_CALLGRAPH)
+        {
+            let Ok(g) = crate::cubin::callgraph::decode(&s.data) else {
+                continue;
+            };
+            for r in g.records {
+                if let Record::Call { caller, callee } = r {
+                    edges.entry(caller as usize).or_default().push(callee as usize);
+                }
+            }
+        }
+        let mut work: VecDeque<usize> = w.roots.keys().copied().collect();
+        let mut seen: std::collections::HashSet<usize> = work.iter().copied().collect();
+        while let Some(f) = work.pop_front() {
+            for &t in edges.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
+                if t < w.names.len() && seen.insert(t) {
+                    w.parent.insert(t, (f, "called (call graph of the LTO output)".into()));
+                    work.push_back(t);
+                }
+            }
+        }
+        Some(w)
+    }
+
+    fn link(&self, i: usize, via: String) -> ChainLink {
+        ChainLink {
+            demangled: crate::demangle::demangle(&self.names[i]),
+            symbol: self.names[i].clone(),
+            via,
+        }
+    }
+
+    fn why_kept(&self, k: &mut Kept) {
+        let name = k.symbol.clone();
+        let Some(i) = self.names.iter().position(|n| {
+            *n == name || crate::demangle::demangle(n).is_some_and(|d| d == name || d.split('(').next() == Some(&name))
+        }) else {
+            k.reason = Some("not in the whole-program LTO output (libNVVM compiled it away or inlined it)".into());
+            return;
+        };
+        k.symbol = self.names[i].clone();
+        k.demangled = crate::demangle::demangle(&k.symbol);
+        k.status = "kept".into();
+        let mut rev = Vec::new();
+        let mut cur = i;
+        while rev.len() <= self.names.len() {
+            if let Some(rule) = self.roots.get(&cur) {
+                rev.push(self.link(cur, rule.clone()));
+                break;
+            }
+            match self.parent.get(&cur) {
+                Some((p, how)) => {
+                    rev.push(self.link(cur, how.clone()));
+                    cur = *p;
+                }
+                None => {
+                    rev = vec![self.link(i, "in the whole-program LTO output (libNVVM kept it)".into())];
+                    break;
+                }
+            }
+        }
+        rev.reverse();
+        k.chain = rev;
+    }
 }
 
 fn function_of(st: &LinkState, owners: &HashMap<usize, SymIdx>, s: SymIdx) -> SymIdx {
@@ -116,6 +218,10 @@ impl KeepGraph {
             state: st.clone(),
             ..Default::default()
         };
+        if run.state.lto.as_ref().is_some_and(|l| l.whole_program) {
+            g.whole = run.output.as_deref().and_then(|o| WholeProgram::of(run, o));
+            return g;
+        }
         if run.setup.relocatable {
             g.everything = Some("-r: a relocatable link removes nothing".into());
         } else if run.setup.debug {
@@ -245,6 +351,10 @@ impl KeepGraph {
             chain: Vec::new(),
             reason: None,
         };
+        if let Some(w) = &self.whole {
+            w.why_kept(&mut k);
+            return k;
+        }
         let Some(&i) = self.find(name).first() else {
             k.reason = Some(match self.removed.get(name) {
                 Some(r) => format!("removed: {r}"),
