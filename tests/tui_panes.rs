@@ -808,3 +808,22 @@ fn enter_explains_the_selected_item_or_travels_to_an_event() {
     let p = a.popup.clone().expect("explain opens over the panes");
     assert!(p.text.contains("S = ") && p.text.contains("A = "), "{}", p.text);
 }
+
+// ---- a stop brings its pane forward
+
+#[test]
+fn a_stop_brings_forward_the_pane_of_its_event() {
+    // From the overview tab, a weak breakpoint's stop shows the weak pane.
+    let mut a = at_weak_decision(WEAK);
+    let shown = &a.views[a.tab];
+    let panes = culdb::tui::view::panes(&shown.layout);
+    assert_eq!(panes[a.focus].kind, PaneKind::Weak, "tab {}", shown.title);
+    // A relocation's stop shows the patch pane, at 80x24 too.
+    a.run_command("break reloc section=.debug_frame offset=0xac");
+    a.press("c");
+    let shown = &a.views[a.tab];
+    let panes = culdb::tui::view::panes(&shown.layout);
+    assert_eq!(panes[a.focus].kind, PaneKind::Patch, "tab {}", shown.title);
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("Breakpoint 2 (reloc"), "{s}");
+}

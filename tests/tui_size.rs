@@ -129,23 +129,23 @@ fn stop_reason_is_wrapped_whole_at_80x24() {
 
 const STOP: &str = r#"
 culdb  1:overview  2:merge  3:weak  4:relocations  5:tables  6:layout  7:size
-┌ sections: 39 ────────────────┐┌ symbols: 337 (323 local, 14 global) ─────────┐
-│▶ [1] .debug_frame 0xd0       ││   idx bind   section          value    size  │
-│▶ [2] .text._Z6parentPii 0x300││   323 LOCAL  .text.__nv_st…     0x0   0x600  │
-│▶ [3] .text._Z5childPii 0x180 ││    -1 WEAK   UNDEF              0x0     0x8  │
-│▶ [4] .nv.constant0._Z6parentP││    -2 WEAK   UNDEF              0x0     0x8  │
-│▶ [5] .nv.constant0._Z5childPi││    -3 WEAK   UNDEF              0x0     0x8  │
-│▶ [6] .text._ZN60_INTERNAL_0af││    -4 WEAK   UNDEF              0x0     0x8  │
-│▶ [7] .nv.global.init 0x3608  ││    -5 WEAK   UNDEF              0x0     0x8  │
-└──────────────────────────────┘└──────────────────────────────────────────────┘
-┌ events: 418 of 418 ────────────────────────────────┐┌ breakpoints: 1 ────────┐
-│   #412 [merge] input #1 section [250] .text.__nv_st││1 y symbol __nv_static_5│
-│   #413 [merge] input #1 symbol [319] __nv_static_51││                        │
-│   #414 [merge] input #1 section [249] .text.__nv_st││                        │
-│   #415 [merge] input #1 symbol [320] __nv_static_51││                        │
-│   #416 [merge] input #1 section [248] .text.__nv_st││                        │
-│=> #417 [merge] input #1 symbol [321] __nv_static_51││                        │
-└────────────────────────────────────────────────────┘└────────────────────────┘
+┌ inputs: 2 loaded, 0 ski┐┌ maps: input #1 ./libcudadevrt.a:cuda_device_runtime┐
+│▶ #0 dp.cubin (merged)  ││   k symbol       →sym wp │ section    →sec   offset│
+│▼ ./libcudadevrt.a (arch││ 321 __nv_stat…    323 ·  │ .text.__…     0      0x0│
+│  ▶ #1 cuda_device_runti││ 322 _ZN60_INT…      0 ·  │ .text.__…     0      0x0│
+│                        ││ 323 .text._ZN…      0 ·  │ .text.cu…     0      0x0│
+│                        ││ 324 .text.__n…      0 ·  │ .text.cu…     0      0x0│
+│                        ││ 325 .nv.share…      0 ·  │ .text.cu…     0      0x0│
+│                        ││ 326 $___ZZ16m…      0 ·  │ .text.cu…     0      0x0│
+│                        ││ 327 .text.__n…      0 ·  │ .text.cu…     0      0x0│
+└────────────────────────┘└────────────────────────────────────────────────────┘
+┌ events: 418 of 418 ──────────────────────────────────────────────────────────┐
+│   #413 [merge] input #1 symbol [319] __nv_static_51__0afad4c0_22_cuda_device_│
+│   #414 [merge] input #1 section [249] .text.__nv_static_51__0afad4c0_22_cuda_│
+│   #415 [merge] input #1 symbol [320] __nv_static_51__0afad4c0_22_cuda_device_│
+│   #416 [merge] input #1 section [248] .text.__nv_static_51__0afad4c0_22_cuda_│
+│=> #417 [merge] input #1 symbol [321] __nv_static_51__0afad4c0_22_cuda_device_│
+└──────────────────────────────────────────────────────────────────────────────┘
 #417 [merge] input #1 symbol [321]
 __nv_static_51__0afad4c0_22_cuda_device_runtime_cu_f78b5b52_735892__Z16memcpy_3d
 _deviceImLi1ELi1ELi1EEv12MemcpyParamsIT_E -> 323 (Local)

@@ -261,6 +261,14 @@ impl App {
         } else {
             o.text.lines().next().unwrap_or("").to_string()
         };
+        if moving
+            && !o.error
+            && o.text
+                .lines()
+                .any(|l| l.starts_with("Breakpoint") || l.starts_with("Watchpoint"))
+        {
+            self.bring_forward();
+        }
         let lines = o.text.lines().count();
         if !moving && lines > 1 {
             self.popup = Some(Popup {
@@ -276,6 +284,34 @@ impl App {
             self.refresh(before);
         } else {
             self.refresh(self.d.prev_pos);
+        }
+    }
+
+    /// At a breakpoint's stop, the pane that explains the stopped event's
+    /// kind comes forward: its tab is shown and the pane focused, unless the
+    /// tab shown has it already.
+    fn bring_forward(&mut self) {
+        use crate::link::layout::LayoutEvent as L;
+        let kind = match self.session.current().map(|(_, e)| e) {
+            Some(Event::WeakDecision { .. }) => PaneKind::Weak,
+            Some(Event::Reloc(_) | Event::RelocMapped { .. }) => PaneKind::Patch,
+            Some(Event::Layout(L::Uft(_))) => PaneKind::Uft,
+            Some(Event::Layout(L::Bindless(_))) => PaneKind::Bindless,
+            Some(Event::Layout(_)) => PaneKind::Layout,
+            Some(Event::Dce(_)) => PaneKind::Symbols,
+            Some(Event::SymbolMapped { .. } | Event::SectionMapped { .. } | Event::SectionSkipped { .. }) => {
+                PaneKind::Maps
+            }
+            _ => return,
+        };
+        let has = |v: &View| crate::tui::view::panes(&v.layout).iter().position(|p| p.kind == kind);
+        if let Some(i) = self.views.get(self.tab).and_then(has) {
+            self.focus = i;
+            return;
+        }
+        if let Some((t, i)) = self.views.iter().enumerate().find_map(|(t, v)| has(v).map(|i| (t, i))) {
+            self.tab = t;
+            self.focus = i;
         }
     }
 
