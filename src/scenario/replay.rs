@@ -34,6 +34,8 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// The script's commands and what they printed, as the REPL shows them.
     pub transcript: String,
+    /// What the scenario is about (its description).
+    pub about: String,
 }
 
 impl Report {
@@ -46,6 +48,21 @@ impl Report {
         let mut o = String::new();
         let verdict = if self.passed() { "PASS" } else { "FAIL" };
         let _ = writeln!(o, "{verdict} {} ({})", self.name, self.file.display());
+        if !self.about.is_empty() {
+            let _ = writeln!(o, "  {}", self.about);
+        }
+        // The story: where the session stopped and what the linker decided
+        // there (the stop's event, e.g. a weak decision and its rule).
+        if !verbose
+            && let Some(stop) = self
+                .checks
+                .iter()
+                .find(|c| c.passed && c.what.starts_with("stopped at"))
+        {
+            for l in stop.seen.lines() {
+                let _ = writeln!(o, "  found: {l}");
+            }
+        }
         if let Some(e) = &self.error {
             let _ = writeln!(o, "  error: {e}");
         }
@@ -113,6 +130,7 @@ pub fn replay_file(file: &Path) -> Report {
             error: Some(e.to_string()),
             checks: Vec::new(),
             transcript: String::new(),
+            about: String::new(),
         },
     }
 }
@@ -125,6 +143,7 @@ pub fn replay(scenario: &Scenario, file: &Path) -> Report {
         error: None,
         checks: Vec::new(),
         transcript: String::new(),
+        about: scenario.description.clone(),
     };
     let mut opened = match open(scenario, file) {
         Ok(o) => o,
