@@ -472,19 +472,28 @@ fn run_conform(
         report("conform", corpus, "no corpus cases (folders with a link.args) here");
         return 2;
     }
-    let mut results = Vec::new();
-    for (n, case) in cases.iter().enumerate() {
-        if !json {
-            eprint!("\r[{}/{}] {:<60}", n + 1, cases.len(), case.display());
-        }
-        results.push(crate::conform::check_case(case, mode));
+    // Progress on a terminal only (indicatif draws nothing elsewhere).
+    let target = if json {
+        indicatif::ProgressDrawTarget::hidden()
+    } else {
+        indicatif::ProgressDrawTarget::stderr()
+    };
+    let bar = indicatif::ProgressBar::with_draw_target(Some(cases.len() as u64), target);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("[{bar:30}] {pos}/{len} cases {msg}") {
+        bar.set_style(style.progress_chars("=> "));
     }
+    let mut results = Vec::new();
+    for case in &cases {
+        bar.set_message(case.display().to_string());
+        results.push(crate::conform::check_case(case, mode));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
     let summary = crate::conform::summarize(&results);
     if json {
         let doc = serde_json::json!({ "summary": summary, "cases": results });
         out(&format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default()));
     } else {
-        eprintln!();
         let mut o = String::new();
         for r in &results {
             let mark = match (&r.skipped, r.conforms) {

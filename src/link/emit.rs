@@ -140,7 +140,7 @@ fn locals_in_creation_order(st: &LinkState) -> Vec<(SymIdx, &super::state::OutSy
         created.get(&i.0).copied().unwrap_or((usize::MAX, (2, u32::MAX, 0)))
     };
     let mut locals: Vec<_> = st.all_symbols().filter(|(i, _)| i.0 > 0).collect();
-    locals.sort_by_key(|&(i, s)| key(i, s));
+    locals.sort_by_cached_key(|&(i, s)| key(i, s));
     locals
 }
 
@@ -524,7 +524,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             .as_ref()
             .is_some_and(|t| t.kernels.iter().any(|&(_, bank)| bank == k))
     };
-    code_and_data.sort_by_key(|&k| {
+    code_and_data.sort_by_cached_key(|&k| {
         let s = &st.sections[k];
         let kernel_bank = s.class == super::state::SectionClass::Constant(0) && s.name.starts_with(".nv.constant0.");
         let last = mercury && kernel_bank && load_group(s) == 1 && !bindless_bank(k);
@@ -694,7 +694,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     }
     let mut fns: Vec<_> = per_fn.into_iter().collect();
     let ix = NameIndex::new(st, setup);
-    fns.sort_by_key(|(f, _)| {
+    fns.sort_by_cached_key(|(f, _)| {
         let name = format!(".nv.info.{}", st.symbol_name(*f));
         // Where the function's own input made it: two inputs' local
         // helpers of one name each have theirs (the real-world sample
@@ -788,7 +788,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         }
     }
     let mut by_section: Vec<_> = by_section.into_iter().collect();
-    by_section.sort_by_key(|&((sec, rela), _)| {
+    by_section.sort_by_cached_key(|&((sec, rela), _)| {
         let made_by_bindless = if rela { None } else { bindless_bank(sec) };
         let met = first_met.get(&(sec, rela)).copied();
         match made_by_bindless {

@@ -345,8 +345,13 @@ pub struct LinkState {
     /// The first section symbol of each output section, as added.
     #[serde(skip)]
     pub section_symbols: HashMap<usize, SymIdx>,
+    /// The first section made of each name.
     #[serde(skip)]
     pub section_names: HashMap<String, usize>,
+    /// The later sections of a name made more than once (two inputs' local
+    /// helpers), in the order made.
+    #[serde(skip)]
+    pub later_sections: HashMap<String, Vec<usize>>,
 }
 
 /// The LTO step's mark on the link: which inputs were compiled as IR and
@@ -424,9 +429,9 @@ impl LinkState {
         if !self.sections[first].removed {
             return Some(first);
         }
-        self.sections
-            .iter()
-            .position(|s| !s.removed && s.name == name)
+        self.later_sections
+            .get(name)
+            .and_then(|v| v.iter().copied().find(|&k| !self.sections[k].removed))
             .or(Some(first))
     }
 
@@ -456,7 +461,14 @@ impl LinkState {
 
     pub fn add_section(&mut self, sec: OutSection) -> usize {
         let idx = self.sections.len();
-        self.section_names.entry(sec.name.clone()).or_insert(idx);
+        match self.section_names.entry(sec.name.clone()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.later_sections.entry(sec.name.clone()).or_default().push(idx);
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(idx);
+            }
+        }
         self.sections.push(sec);
         idx
     }
