@@ -116,6 +116,10 @@ pub struct LtoRequest {
     pub xptxas: Vec<String>,
     /// `-maxrregcount`.
     pub maxrregcount: Option<i32>,
+    /// `-split-compile=N` and `-split-compile-extended=N`: NVVM's threads
+    /// (nvJitLink takes the same options; the code does not change).
+    pub split_compile: Option<i32>,
+    pub split_compile_extended: Option<i32>,
 }
 
 /// The host objects' lists, as NVVM gets them: with every input a host
@@ -243,6 +247,11 @@ pub fn compile(
     })?;
     let mut nvvm_options = vec![format!("-arch={}", req.arch), "-lto".to_string(), "-ptx".to_string()];
     nvvm_options.extend(req.xnvvm.iter().map(|o| format!("-Xnvvm={o}")));
+    nvvm_options.extend(req.split_compile.map(|n| format!("-split-compile={n}")));
+    nvvm_options.extend(
+        req.split_compile_extended
+            .map(|n| format!("-split-compile-extended={n}")),
+    );
     let base_options = nvvm_options.clone();
     // Host information only counts for full LTO.
     let host = host.filter(|_| all_ir);
@@ -273,6 +282,11 @@ pub fn compile(
         "-m".to_string(),
         "64".to_string(),
     ]);
+    // nvlink hands `-split-compile` to its ptxas too (its note records it);
+    // not `-split-compile-extended` (`-split-compile=2` on lto_full_sm90).
+    if let Some(n) = req.split_compile {
+        ptxas_args.extend(["-split-compile".to_string(), n.to_string()]);
+    }
     if !whole_program {
         ptxas_args.push("-c".to_string());
     }

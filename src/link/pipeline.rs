@@ -102,6 +102,8 @@ impl LinkSetup {
                     xnvvm: o.lto.xnvvm.clone(),
                     xptxas: o.lto.xptxas.clone(),
                     maxrregcount: o.maxrregcount,
+                    split_compile: o.lto.split_compile,
+                    split_compile_extended: o.lto.split_compile_extended,
                 }),
             emit_ptx: o.lto.emit_ptx,
             tool_args: super::tkinfo::nvlink_args(o),
