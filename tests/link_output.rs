@@ -91,3 +91,25 @@ fn check_mode(mode: conform::Mode, file: &str, phrase: &str) {
         assert!(readme.contains(&strict), "README.md should state \"{strict}\"");
     }
 }
+
+/// Under `-g` nvlink's note names the output by its base name: nvcc -G
+/// writes /tmp/tmpxft_…_dlink.sm_XX.cubin, and the bytes are those of the
+/// same link written as `out.cubin` (corpus debug_paths_sm90 records the
+/// inputs by their base names too).
+#[test]
+fn debug_output_path_is_recorded_by_its_base_name() {
+    let case = common::root().join("tests/corpus/debug_paths_sm90");
+    let dir = common::scratch("debug-output-path");
+    let out = dir.join("deep/er/out.cubin");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .current_dir(&case)
+        .args(["link", "-arch=sm_90", "-g", "./obj/../obj/paths.o", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want = std::fs::read(case.join("expected/out.cubin")).unwrap();
+    assert!(std::fs::read(&out).unwrap() == want, "differs from nvlink's out.cubin");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -109,7 +109,11 @@ impl LinkSetup {
             tool_args: super::tkinfo::nvlink_args(o),
             register_link_binaries: o.register_link_binaries.is_some(),
             tool_object: if o.debug {
-                o.output_file.clone().unwrap_or_default()
+                o.output_file
+                    .as_deref()
+                    .map(super::tkinfo::base_name)
+                    .unwrap_or_default()
+                    .to_string()
             } else {
                 String::new()
             },

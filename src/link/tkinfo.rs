@@ -32,12 +32,14 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
             out.push_str(&format!("-{name} {} ", v.join(",")));
         }
     };
+    // Under -g, the input files and `-o` by their base names; `-L` as given
+    // (what nvcc -G passes: its output is /tmp/tmpxft_…_dlink.sm_XX.cubin).
     if o.debug {
         let files: Vec<String> = o
             .inputs
             .iter()
             .filter_map(|a| match a {
-                InputArg::File(f) => Some(f.clone()),
+                InputArg::File(f) => Some(base_name(f).to_string()),
                 InputArg::Library(_) => None,
             })
             .collect();
@@ -49,7 +51,7 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
     flag(o.suppress_stack_size_warning, "suppress-stack-size-warning", &mut out);
     flag(o.suppress_arch_warning, "suppress-arch-warning", &mut out);
     if o.debug {
-        value(o.output_file.as_deref(), "o", &mut out);
+        value(o.output_file.as_deref().map(base_name), "o", &mut out);
     }
     flag(o.debug, "g", &mut out);
     value(o.arch.as_deref(), "arch", &mut out);
@@ -69,8 +71,7 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
         && let Some(r) = &o.register_link_binaries
     {
         // An option without a short name: `- reg.c`, the file's base name.
-        let base = r.rsplit('/').next().unwrap_or(r);
-        out.push_str(&format!("- {base} "));
+        out.push_str(&format!("- {} ", base_name(r)));
     }
     flag(o.verbose, "v", &mut out);
     flag(o.preserve_relocs, "preserve-relocs", &mut out);
@@ -105,4 +106,9 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
         value(o.time.as_deref(), "time", &mut out);
     }
     out
+}
+
+/// A path's last component, as nvlink records files in its note.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
