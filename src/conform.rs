@@ -149,6 +149,11 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
             (lines, linker.output().map(<[u8]>::to_vec))
         }
     };
+    // nvlink's text: culdb's bracketed hints (`[culdb: ...]`) aside.
+    let lines: Vec<String> = lines
+        .iter()
+        .map(|l| crate::link::inputs::nvlink_text(l).to_string())
+        .collect();
     let needs_ptxas = lines.iter().any(|l| l.contains("ptxas"));
     if needs_ptxas && !crate::link::find_ptxas().is_some_and(|p| p.is_file()) {
         r.skipped = Some("a PTX input needs ptxas, and this machine has none".into());

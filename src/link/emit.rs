@@ -1308,7 +1308,10 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     // (common_data_*_sm90).
     if name == ".nv_debug.shared"
         && created(name).is_none()
-        && let Some((input, j)) = st.section_named(name).and_then(|k| first_symbol_in(st, k))
+        && let Some((input, j)) = st
+            .section_named(name)
+            .and_then(|k| first_symbol_in(st, k))
+            .or_else(|| first_dead_extern(st))
     {
         return (2, input, (1, j, 0), 0);
     }
@@ -1444,6 +1447,20 @@ fn first_symbol_in(st: &LinkState, k: usize) -> Option<(usize, u32)> {
                 && st
                     .symbol(SymIdx(m))
                     .is_some_and(|s| s.place == Place::Section(k) && s.sym_type != STT_SECTION)
+        })?;
+        Some((input, j as u32))
+    })
+}
+
+/// Where nvlink met the first extern shared array only removed code named
+/// (its `.nv_debug.shared` stays, empty: `layout`): (input, input symbol).
+fn first_dead_extern(st: &LinkState) -> Option<(usize, u32)> {
+    st.maps.iter().enumerate().find_map(|(input, maps)| {
+        let j = maps.map_symbol_index.iter().position(|&m| {
+            m != 0
+                && st.symbol(SymIdx(m)).is_some_and(|s| {
+                    s.removed && s.place == Place::Undefined && s.other & 0xe0 == super::layout::STO_SHARED
+                })
         })?;
         Some((input, j as u32))
     })

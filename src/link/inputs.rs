@@ -331,6 +331,9 @@ pub struct InputLoader {
     /// The cubin the LTO step made, handed out by the first step (nvlink
     /// links it before every other input).
     prepend: Option<LoadedCubin>,
+    /// A system library (libcudadevrt) was read and left nothing undefined:
+    /// nvlink then refuses any other input (err_object_after_cudadevrt_sm90).
+    after_system_library: bool,
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
@@ -402,6 +405,7 @@ impl InputLoader {
             printed: Vec::new(),
             needs: FunctionNeeds::default(),
             prepend: None,
+            after_system_library: false,
         }
     }
 
@@ -450,6 +454,13 @@ impl InputLoader {
         self.skip_idle();
         let p = *self.plan.get(self.pos)?;
         self.pos += 1;
+        // The file this step reads, when it reads one.
+        let read = match (&self.req.args[p.arg], p.action) {
+            (InputArg::Library(_), Action::Load) => self.libraries[p.arg].as_ref().and_then(|s| s.found.clone()),
+            (InputArg::File(f), _) => Some(f.clone()),
+            _ => None,
+        };
+        let system = read.as_deref().is_some_and(system_lib::is_system_library);
         let result = match (&self.req.args[p.arg], p.action) {
             (InputArg::Library(name), Action::SearchLibrary) => {
                 let name = name.clone();
@@ -467,6 +478,22 @@ impl InputLoader {
                 self.load_file(&name)
             }
         };
+        // Device code after a libcudadevrt that left nothing undefined is
+        // refused (host-only archives such as CMake's libcudart_static.a
+        // after it are not).
+        if let (Some(f), Ok(notes)) = (&read, &result)
+            && !system
+            && self.after_system_library
+            && notes.iter().any(|n| matches!(n, LoadNote::Loaded(_)))
+        {
+            self.pos = self.plan.len();
+            return Some(Err(Diagnostic::fatal(with_detail(
+                "unexpected object after cudadevrt",
+                format!(
+                    "'{f}' comes after libcudadevrt; nvlink takes libcudadevrt last (files, then -l libraries, in order)"
+                ),
+            ))));
+        }
         match &result {
             Err(_) => self.pos = self.plan.len(),
             Ok(notes) if self.track_needs => {
@@ -477,6 +504,12 @@ impl InputLoader {
                 }
             }
             Ok(_) => {}
+        }
+        // With a reference left open, later inputs may still come (main.cubin
+        // libcudadevrt.a lib.cubin links; lib.cubin libcudadevrt.a main.cubin
+        // does not, nor dp.cubin libcudadevrt.a lib.cubin: err_object_after_cudadevrt_sm90).
+        if system && result.is_ok() {
+            self.after_system_library = self.track_needs && !self.needs.has_undefined();
         }
         Some(result)
     }

@@ -106,7 +106,7 @@ impl fmt::Display for LayoutEvent {
 }
 
 /// st_other memory-space bits of a shared variable.
-const STO_SHARED: u8 = 0x40;
+pub const STO_SHARED: u8 = 0x40;
 /// st_other memory-space bits of a reserved-shared-memory variable (seed 001).
 const STO_RESERVED: u8 = 0xa0;
 /// Prefix of the reserved shared memory sections; `.nv.shared.reserved.N`
@@ -165,10 +165,14 @@ enum Stage {
 /// has a section symbol on every architecture for a module-level variable,
 /// on sm_90 only for an extern array alone (generated kernels on sm_75,
 /// sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; shared_module_only_sm75).
+/// `-r` with extern shared arrays also gives every other kernel one, without
+/// a section symbol (dce_removed_extern_shared_sm90 with -r: k_kept, which
+/// has no shared memory, gets 0x10 aligned to 16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NewSection {
     ModuleVariable,
     ExternArray,
+    RelocatableExterns,
 }
 
 /// A kernel with its own shared section.
@@ -202,6 +206,10 @@ pub struct Layout {
     /// A final link's offset of each extern shared array in each kernel
     /// reaching it.
     extern_at: BTreeMap<(SymIdx, SymIdx), u64>,
+    /// Extern shared arrays only removed code named: nvlink made their
+    /// `.nv_debug.shared` before dead-code elimination, and it stays, empty,
+    /// at their alignment (a kernel nothing launches with an extern array).
+    dead_externs: Vec<SymIdx>,
 }
 
 impl Default for Layout {
@@ -218,6 +226,7 @@ impl Default for Layout {
             module_align: 1,
             externs: BTreeMap::new(),
             extern_at: BTreeMap::new(),
+            dead_externs: Vec::new(),
         }
     }
 }
@@ -377,6 +386,11 @@ impl Layout {
             .filter(|(_, s)| is_shared_var(s) && !s.removed && s.place == Place::Undefined)
             .map(|(i, _)| (i, 0))
             .collect();
+        let dead_externs = st
+            .all_symbols()
+            .filter(|(_, s)| is_shared_var(s) && s.removed && s.place == Place::Undefined)
+            .map(|(i, _)| i)
+            .collect();
         Layout {
             stage: Stage::Values,
             raw_value,
@@ -389,6 +403,7 @@ impl Layout {
             module_align: 1,
             externs,
             extern_at: BTreeMap::new(),
+            dead_externs,
         }
     }
 
@@ -756,6 +771,17 @@ impl Layout {
                 }
             }
         }
+        // Every other kernel gets one too, in code order.
+        let mut others: Vec<(usize, SymIdx)> = text_owners(st)
+            .into_iter()
+            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f) && !shared_of.contains_key(&f))
+            .collect();
+        others.sort_unstable();
+        for (_, kernel) in others {
+            let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
+            let k = Self::kernel_section(st, kernel, &name, NewSection::RelocatableExterns, ev);
+            shared_of.insert(kernel, k);
+        }
         let instances: BTreeSet<usize> = direct.iter().filter_map(|(_, f)| shared_of.get(f).copied()).collect();
         for &k in shared_of.values() {
             let used = if instances.contains(&k) {
@@ -933,10 +959,12 @@ impl Layout {
             .symbol(kernel)
             .and_then(|f| st.inputs.get(f.input))
             .map_or(0, |i| i.sm);
-        let section_symbol = st.relocatable || (90..100).contains(&sm) || reason == NewSection::ModuleVariable;
+        let section_symbol = reason != NewSection::RelocatableExterns
+            && (st.relocatable || (90..100).contains(&sm) || reason == NewSection::ModuleVariable);
         let why = match reason {
             NewSection::ModuleVariable => "its kernel reaches a module-level shared variable",
             NewSection::ExternArray => "its kernel reaches an extern shared array",
+            NewSection::RelocatableExterns => "-r with extern shared arrays gives every kernel one",
         };
         let k = Self::ensure_nobits(
             st,
@@ -954,6 +982,21 @@ impl Layout {
 
     fn extern_shared(&mut self, st: &mut LinkState, debug: bool, ev: &mut Vec<LayoutEvent>) {
         if self.externs.is_empty() {
+            if !self.dead_externs.is_empty() && !st.relocatable {
+                let k = Self::ensure_nobits(
+                    st,
+                    MODULE_SHARED,
+                    SHT_CUDA_SHARED,
+                    SectionClass::Shared,
+                    false,
+                    "extern shared arrays of removed code: nvlink made it before removing them",
+                    ev,
+                );
+                for x in &self.dead_externs {
+                    let a = st.input_values.get(x).copied().unwrap_or(1).max(1);
+                    st.sections[k].align = st.sections[k].align.max(a);
+                }
+            }
             return;
         }
         if debug {
@@ -1088,7 +1131,8 @@ impl Layout {
             let keeps_externs = self
                 .externs
                 .keys()
-                .any(|x| st.symbol(*x).is_some_and(|s| s.place == Place::Section(k)));
+                .any(|x| st.symbol(*x).is_some_and(|s| s.place == Place::Section(k)))
+                || (self.externs.is_empty() && !self.dead_externs.is_empty() && st.sections[k].name == MODULE_SHARED);
             // On sm_100+ it holds the reserved shared memory too
             // (generated kernels with an extern array on sm_100 and sm_120:
             // 0x400); before, nothing.

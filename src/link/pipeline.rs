@@ -143,68 +143,7 @@ enum Stage {
     Failed,
 }
 
-/// Undefined functions nvlink leaves in its output for the CUDA driver,
-/// without a word: a fixed list of names (the C library calls, the CDP
-/// `cnp*` entry points, the device-side graph, fabric and subgrid API; read
-/// from nvlink 13.5 and checked by linking each name: corpus
-/// `driver_names_sm90`; `cudaGraphSetConditional` in the real-world sample
-/// graphConditionalNodes) matched exactly, and the `__cuda_syscall*` entry
-/// points (`dynpar_cudadevrt_sm90`). `mallocx` or `cudaFooBar` are reported.
-pub fn driver_syscall(name: &str) -> bool {
-    const DRIVER_NAMES: &[&str] = &[
-        "vprintf",
-        "free",
-        "malloc",
-        "vfprintf",
-        "__assertfail",
-        "__profile",
-        "cnpGetParameterBuffer",
-        "cnpLaunchDevice",
-        "cnpCtxSynchronize",
-        "cnpFuncGetAttribute",
-        "cnpStreamCreate",
-        "cnpStreamDestroy",
-        "cnpStreamWaitEvent",
-        "cnpEventCreate",
-        "cnpEventRecord",
-        "cnpEventDestroy",
-        "cnpDeviceGetName",
-        "cnpDeviceGetAttribute",
-        "cnpGetDeviceCount",
-        "cnpGetDevice",
-        "cnpGetLastError",
-        "cnpSetLastError",
-        "cnpGetCacheConfig",
-        "cnpGetSharedMemConfig",
-        "cnpGetLimit",
-        "cnpDeviceGetTotalMem",
-        "cnpGetParameterBufferV2",
-        "cnpLaunchDeviceV2",
-        "cudaGraphLaunch",
-        "cudaGraphSetConditional",
-        "cudaGraphKernelNodeSetParam",
-        "cudaGraphKernelNodeSetGridDim",
-        "cudaGraphKernelNodeSetEnabled",
-        "cudaFabricOpErrorStatusCount",
-        "cudaFabricOpErrorStatusGet",
-        "cudaResizeSharedMemory",
-        "cudaDeviceMemcpyAsync",
-        "cudaDeviceMemcpyBatchAsync",
-        "cudaGraphKernelNodeUpdatesApply",
-        "cudaSubgridSynchronousWorkspaceInitialize",
-        "cudaSubgridSynchronousWorkspaceCompleteAndFetchWorkItem",
-        "cudaSubgridSynchronousWorkspaceAdvanceWorkset",
-        "cudaSubgridSynchronousWorkspaceGetWorksetUserData",
-        "cudaSubgridWarpSpecializedWorkspaceInitialize",
-        "cudaSubgridWarpSpecializedWorkspaceAdvanceWorkset",
-        "cudaSubgridWarpSpecializedWorkspaceGetWorksetUserData",
-        "cudaSubgridWarpSpecializedWorkspaceFetchWorkItem",
-        "cudaSubgridWarpSpecializedWorkspaceWaitOnWorkItemDependencies",
-        "cudaSubgridWarpSpecializedWorkspaceCompleteWorkItem",
-        "cudaSubgridScheduleManageWarpSpecializedWorkspaceAndDependencies",
-    ];
-    DRIVER_NAMES.contains(&name) || name.starts_with("__cuda_syscall")
-}
+pub use super::system_lib::driver_syscall;
 
 /// Undefined names that are not references to check at all: symbols the
 /// linker defines in layout (`__UFT*`, `__UDT*`, `.nv.reservedSmem.*`),

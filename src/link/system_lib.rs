@@ -22,7 +22,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::cubin::consts::{SHN_UNDEF, STB_LOCAL, STT_FUNC};
+use crate::cubin::consts::{SHN_UNDEF, STB_GLOBAL, STB_LOCAL, STT_FUNC, STT_SECTION};
 use crate::cubin::read;
 
 /// Whether nvlink treats the archive at `path` as a system library.
@@ -30,11 +30,77 @@ pub fn is_system_library(path: &str) -> bool {
     path.contains("cudadevrt")
 }
 
+/// Undefined functions nvlink leaves in its output for the CUDA driver,
+/// without a word: a fixed list of names (the C library calls, the CDP
+/// `cnp*` entry points, the device-side graph, fabric and subgrid API; read
+/// from nvlink 13.5 and checked by linking each name: corpus
+/// `driver_names_sm90`; `cudaGraphSetConditional` in the real-world sample
+/// graphConditionalNodes) matched exactly, and the `__cuda_syscall*` entry
+/// points (`dynpar_cudadevrt_sm90`). `mallocx` or `cudaFooBar` are reported.
+pub fn driver_syscall(name: &str) -> bool {
+    const DRIVER_NAMES: &[&str] = &[
+        "vprintf",
+        "free",
+        "malloc",
+        "vfprintf",
+        "__assertfail",
+        "__profile",
+        "cnpGetParameterBuffer",
+        "cnpLaunchDevice",
+        "cnpCtxSynchronize",
+        "cnpFuncGetAttribute",
+        "cnpStreamCreate",
+        "cnpStreamDestroy",
+        "cnpStreamWaitEvent",
+        "cnpEventCreate",
+        "cnpEventRecord",
+        "cnpEventDestroy",
+        "cnpDeviceGetName",
+        "cnpDeviceGetAttribute",
+        "cnpGetDeviceCount",
+        "cnpGetDevice",
+        "cnpGetLastError",
+        "cnpSetLastError",
+        "cnpGetCacheConfig",
+        "cnpGetSharedMemConfig",
+        "cnpGetLimit",
+        "cnpDeviceGetTotalMem",
+        "cnpGetParameterBufferV2",
+        "cnpLaunchDeviceV2",
+        "cudaGraphLaunch",
+        "cudaGraphSetConditional",
+        "cudaGraphKernelNodeSetParam",
+        "cudaGraphKernelNodeSetGridDim",
+        "cudaGraphKernelNodeSetEnabled",
+        "cudaFabricOpErrorStatusCount",
+        "cudaFabricOpErrorStatusGet",
+        "cudaResizeSharedMemory",
+        "cudaDeviceMemcpyAsync",
+        "cudaDeviceMemcpyBatchAsync",
+        "cudaGraphKernelNodeUpdatesApply",
+        "cudaSubgridSynchronousWorkspaceInitialize",
+        "cudaSubgridSynchronousWorkspaceCompleteAndFetchWorkItem",
+        "cudaSubgridSynchronousWorkspaceAdvanceWorkset",
+        "cudaSubgridSynchronousWorkspaceGetWorksetUserData",
+        "cudaSubgridWarpSpecializedWorkspaceInitialize",
+        "cudaSubgridWarpSpecializedWorkspaceAdvanceWorkset",
+        "cudaSubgridWarpSpecializedWorkspaceGetWorksetUserData",
+        "cudaSubgridWarpSpecializedWorkspaceFetchWorkItem",
+        "cudaSubgridWarpSpecializedWorkspaceWaitOnWorkItemDependencies",
+        "cudaSubgridWarpSpecializedWorkspaceCompleteWorkItem",
+        "cudaSubgridScheduleManageWarpSpecializedWorkspaceAndDependencies",
+    ];
+    DRIVER_NAMES.contains(&name) || name.starts_with("__cuda_syscall")
+}
+
 /// Function names the inputs read so far define and reference.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct FunctionNeeds {
     defined: BTreeSet<String>,
     referenced: BTreeSet<String>,
+    /// Global (not weak) names of any kind defined and referenced so far.
+    globals_defined: BTreeSet<String>,
+    globals_referenced: BTreeSet<String>,
 }
 
 impl FunctionNeeds {
@@ -42,6 +108,13 @@ impl FunctionNeeds {
     pub fn add(&mut self, cubin: &[u8]) {
         let Ok(c) = read::parse(cubin) else { return };
         for s in &c.symbols {
+            if s.binding == STB_GLOBAL && !s.name.is_empty() && s.sym_type != STT_SECTION {
+                if s.shndx == SHN_UNDEF {
+                    self.globals_referenced.insert(s.name.clone());
+                } else {
+                    self.globals_defined.insert(s.name.clone());
+                }
+            }
             if s.sym_type != STT_FUNC || s.binding == STB_LOCAL || s.name.is_empty() {
                 continue;
             }
@@ -51,6 +124,14 @@ impl FunctionNeeds {
                 self.defined.insert(s.name.clone());
             }
         }
+    }
+
+    /// Whether a global name is referenced and not defined so far (the
+    /// driver's names and nvlink's own `.nv.*` ones aside).
+    pub fn has_undefined(&self) -> bool {
+        self.globals_referenced
+            .iter()
+            .any(|n| !self.globals_defined.contains(n) && !n.starts_with('.') && !driver_syscall(n))
     }
 
     /// The first function `cubin` defines that the link still needs.
