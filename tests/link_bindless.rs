@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 
 use culdb::cubin::model::Cubin;
 use culdb::cubin::read;
-use culdb::link::bindless::{BindlessEvent, Kind, OFFSET_PREFIX};
+use culdb::link::bindless::BindlessEvent;
 use culdb::link::event::Event;
 use culdb::link::layout::LayoutEvent;
 use culdb::link::state::LinkState;
+use culdb::link::state::bindless::{Kind, OFFSET_PREFIX};
 
 fn case(name: &str) -> PathBuf {
     common::root().join("tests/corpus").join(name)

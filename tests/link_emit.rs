@@ -124,7 +124,8 @@ fn diff_compares_the_flags_note_by_name() {
 
 #[test]
 fn cuinfo_flags_sets_the_top_byte() {
-    use culdb::link::emit::{cuinfo_flags, section};
+    use culdb::link::emit::cuinfo_flags;
+    use culdb::link::out::section;
     let mut secs = vec![
         section("", SHT_NULL, 0, 0, 0, Vec::new()),
         section(".shstrtab", SHT_STRTAB, 0, 1, 0, Vec::new()),

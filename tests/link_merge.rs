@@ -173,7 +173,7 @@ fn check_symbols(case: &Path, st: &LinkState) -> Vec<String> {
     for (n, s) in &ours {
         // A final link leaves shared variables out once laid out (README
         // observation 69 and the layout module doc).
-        let shared = s.other & 0xe0 == culdb::link::pipeline::STO_SHARED;
+        let shared = s.other & 0xe0 == culdb::link::state::query::STO_SHARED;
         if s.binding == STB_LOCAL || made_after_merge(n) || shared {
             continue;
         }
@@ -460,13 +460,13 @@ fn frame_records_find_cies_and_fdes() {
     d.extend_from_slice(&24u64.to_le_bytes());
     d.extend_from_slice(&0u64.to_le_bytes());
     d.extend_from_slice(&[0; 16]);
-    let r = culdb::link::merge::frame_records(&d);
+    let r = culdb::link::frame_edit::frame_records(&d);
     assert_eq!(r.len(), 2);
     assert!(r[0].cie && !r[1].cie && r[0].wide);
     assert_eq!((r[1].offset, r[1].size), (24, 36));
     assert_eq!(culdb::link::merge::frame_cies(&d), vec![0]);
     // A truncated record ends the list rather than failing.
-    assert_eq!(culdb::link::merge::frame_records(&d[..30]).len(), 1);
+    assert_eq!(culdb::link::frame_edit::frame_records(&d[..30]).len(), 1);
 }
 
 /// An input whose `.nv.compat` lacks ISA_CLASS: nvlink warns (status 0,

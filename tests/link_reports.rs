@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use culdb::cubin::consts::STT_FUNC;
-use culdb::link::reach::STO_ENTRY as STO_ENTRY_BIT;
+use culdb::link::state::query::STO_ENTRY as STO_ENTRY_BIT;
 use culdb::report::keep::KeepGraph;
 use culdb::report::size::{self, Dim};
 use culdb::report::{map, run};

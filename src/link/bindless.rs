@@ -37,26 +37,20 @@
 //!   becomes 0x390).
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-
-use serde::Serialize;
 
 use crate::cubin::consts::{STB_LOCAL, STT_FUNC};
 
 use super::diag::Diagnostic;
 use super::event::Event;
-use super::layout::LayoutEvent;
-use super::pipeline::LinkSetup;
+pub use super::event::layout::BindlessEvent;
+use super::event::layout::LayoutEvent;
+use super::setup::LinkSetup;
+use super::state::bindless::{Kind, OFFSET_PREFIX, Slot, Table};
 use super::state::{LinkState, OutNvInfo, OutReloc, OutSymbol, Place, SectionClass, SymIdx};
 use crate::cubin::nvinfo::{Entry, Value};
 
-use crate::cubin::consts::{
-    STT_CUDA_SAMPLER as STT_SAMPLER, STT_CUDA_SURFACE as STT_SURFACE, STT_CUDA_TEXTURE as STT_TEXTURE,
-};
 /// The type nvlink gives its `$NVLINKBINDLESSOFF_` symbols.
 const STT_OFFSET_SYMBOL: u8 = crate::cubin::consts::STT_CUDA_OBJECT;
-/// Prefix of the symbol holding a resource's slot offset.
-pub const OFFSET_PREFIX: &str = "$NVLINKBINDLESSOFF_";
 /// On sm_100+ the table starts at a multiple of 16 (experiments: the largest
 /// bank at 0x3c4 or 0x3c8 puts it at 0x3d0, at 0x3c0 at 0x3c0; sm_90 keeps
 /// 0x254).
@@ -70,245 +64,15 @@ const MAX_BANK: u64 = 0x1_0000;
 const ATTR_TEXTURE_BANK: u8 = 0x15;
 const ATTR_SURFACE_BANK: u8 = 0x16;
 
-/// The kind of a bindless resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Texture,
-    Sampler,
-    Surface,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Texture, Kind::Sampler, Kind::Surface];
-
-    pub fn of(sym_type: u8) -> Option<Kind> {
-        match sym_type {
-            STT_TEXTURE => Some(Kind::Texture),
-            STT_SAMPLER => Some(Kind::Sampler),
-            STT_SURFACE => Some(Kind::Surface),
-            _ => None,
-        }
-    }
-
-    /// The kind's bit in a function's bitmask.
-    pub fn bit(self) -> u8 {
-        match self {
-            Kind::Texture => 1,
-            Kind::Sampler => 2,
-            Kind::Surface => 4,
-        }
-    }
-
-    /// The relocation each slot of a kernel's table gets, for the driver.
-    pub fn header_reloc(self) -> u32 {
-        match self {
-            Kind::Texture => 6,  // R_CUDA_TEX_HEADER_INDEX
-            Kind::Sampler => 7,  // R_CUDA_SAMP_HEADER_INDEX
-            Kind::Surface => 52, // R_CUDA_SURF_HEADER_INDEX
-        }
-    }
-
-    /// How many an entry function may use (nvlink 13.5, sm_75 … sm_120).
-    pub fn limit(self) -> usize {
-        match self {
-            Kind::Texture => 256,
-            Kind::Sampler | Kind::Surface => 32,
-        }
-    }
-
-    pub fn plural(self) -> &'static str {
-        match self {
-            Kind::Texture => "textures",
-            Kind::Sampler => "samplers",
-            Kind::Surface => "surfaces",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Texture => "texture",
-            Kind::Sampler => "sampler",
-            Kind::Surface => "surface",
-        }
-    }
-}
-
 /// Whether a relocation type is one of the header-index records the tables
 /// carry (never rewritten).
 fn is_header_reloc(rtype: u32) -> bool {
     matches!(rtype, 6 | 7 | 52)
 }
 
-/// The kinds set in a bitmask, for a person.
-fn bits_text(bits: u8) -> String {
-    let v: Vec<&str> = Kind::ALL
-        .iter()
-        .filter(|k| bits & k.bit() != 0)
-        .map(|k| k.name())
-        .collect();
-    if v.is_empty() { "none".into() } else { v.join("+") }
-}
-
-/// A bindless decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum BindlessEvent {
-    /// The sub-phase does nothing (relocatable link, no resources).
-    Skipped { reason: String },
-    /// Where the table starts in every kernel's constant bank, and its size.
-    TableBase {
-        base: u64,
-        align: u64,
-        largest: String,
-        slots: usize,
-    },
-    /// A resource got its slot.
-    Slot {
-        symbol: String,
-        resource: Kind,
-        offset: u64,
-        index: usize,
-    },
-    /// A relocation now names the resource's `$NVLINKBINDLESSOFF_` symbol.
-    Rewritten {
-        index: usize,
-        section: String,
-        offset: u64,
-        from: String,
-        to: String,
-        function: Option<String>,
-        bits: u8,
-    },
-    /// A caller inherits a callee's bitmask.
-    Propagated { from: String, to: String, bits: u8 },
-    /// A kernel's constant bank got the table.
-    TableAdded {
-        section: String,
-        kernel: String,
-        from: u64,
-        to: u64,
-        bits: u8,
-    },
-    /// A kernel reaches no bindless reference: its bank stays as it is.
-    Pruned { section: String, kernel: String },
-    /// A kernel's .nv.info got a bank attribute (Mercury).
-    BankAttribute { kernel: String, attribute: String },
-}
-
-impl fmt::Display for BindlessEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = super::event::shown;
-        match self {
-            BindlessEvent::Skipped { reason } => write!(f, "bindless: nothing to do ({reason})"),
-            BindlessEvent::TableBase {
-                base,
-                align,
-                largest,
-                slots,
-            } => write!(
-                f,
-                "bindless table of {slots} slot(s) starts at {base:#x} in every kernel's constant bank \
-                 (end of the largest bank, {largest}, aligned to {align})"
-            ),
-            BindlessEvent::Slot {
-                symbol,
-                resource,
-                offset,
-                index,
-            } => write!(
-                f,
-                "{} {} gets slot {index} at c[0x0][{offset:#x}] ({OFFSET_PREFIX}{symbol})",
-                resource.name(),
-                shown(symbol)
-            ),
-            BindlessEvent::Rewritten {
-                index,
-                section,
-                offset,
-                from,
-                to,
-                function,
-                bits,
-            } => {
-                write!(
-                    f,
-                    "change reloc symbol of #{index} at {section}+{offset:#x} from {from} to {to}"
-                )?;
-                if let Some(func) = function {
-                    write!(f, "; {} uses {}", shown(func), bits_text(*bits))?;
-                }
-                Ok(())
-            }
-            BindlessEvent::Propagated { from, to, bits } => write!(
-                f,
-                "{} calls {}: it needs the bindless table too ({})",
-                shown(to),
-                shown(from),
-                bits_text(*bits)
-            ),
-            BindlessEvent::TableAdded {
-                section,
-                kernel,
-                from,
-                to,
-                bits,
-            } => write!(
-                f,
-                "{section}: size {from:#x} -> {to:#x} for the bindless table: kernel {} uses {} (itself or through its calls)",
-                shown(kernel),
-                bits_text(*bits)
-            ),
-            BindlessEvent::BankAttribute { kernel, attribute } => write!(
-                f,
-                "{attribute} (bank 0) appended to .nv.info.{kernel}: ptxas leaves it to the linker on sm_100+"
-            ),
-            BindlessEvent::Pruned { section, kernel } => write!(
-                f,
-                "no bindless ref in section {section}: kernel {} keeps its bank",
-                shown(kernel)
-            ),
-        }
-    }
-}
-
 impl BindlessEvent {
     fn event(self) -> Event {
         Event::Layout(LayoutEvent::Bindless(self))
-    }
-}
-
-/// One slot of the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Slot {
-    /// The resource symbol.
-    pub symbol: SymIdx,
-    pub kind: Kind,
-    /// Its `$NVLINKBINDLESSOFF_` symbol (created in `layout`).
-    pub offset_symbol: SymIdx,
-    /// Offset in the constant bank.
-    pub offset: u64,
-}
-
-/// The table as the sub-phase laid it out (kept in `LinkState::bindless`
-/// for the later phases and the debugger).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Table {
-    /// Where the table starts in every kernel's constant bank 0.
-    pub base: u64,
-    /// The slots, in offset order.
-    pub slots: Vec<Slot>,
-    /// Per function: the kinds it uses, itself or through its callees
-    /// (bits: 1 texture, 2 sampler, 4 surface).
-    pub bits: Vec<(SymIdx, u8)>,
-    /// The kernels whose bank got the table, with that bank.
-    pub kernels: Vec<(SymIdx, usize)>,
-}
-
-impl Table {
-    /// The slot of resource symbol `sym`.
-    pub fn slot_of(&self, sym: SymIdx) -> Option<&Slot> {
-        self.slots.iter().find(|s| s.symbol == sym)
     }
 }
 

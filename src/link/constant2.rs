@@ -39,9 +39,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::cubin::consts::{SHF_ALLOC, SHF_INFO_LINK, SHT_CUDA_CONSTANT0, STB_LOCAL, STT_SECTION};
 
-use super::finalize::graph::is_kernel;
-use super::layout::{LayoutEvent, input_of, state_rank, text_owners};
+use super::event::layout::LayoutEvent;
 use super::reach::References;
+use super::state::query::{input_of, is_kernel, state_rank, text_owners};
 use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
 
 /// The name prefix of a function's bank 2.

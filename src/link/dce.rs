@@ -21,35 +21,16 @@
 //!   (debug_no_dce_sm90: not even what `-kernels-used` leaves out).
 
 use std::collections::{BTreeSet, HashMap};
-use std::fmt;
-
-use serde::Serialize;
 
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::*;
 
 use super::event::Event;
-use super::pipeline::LinkSetup;
-use super::reach::{References, STO_ENTRY};
+pub use super::event::dce::DceEvent;
+use super::reach::References;
+use super::setup::LinkSetup;
+use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
-
-/// A dead-code-elimination decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum DceEvent {
-    /// A symbol (and what belongs to it) left out of the output.
-    Removed { name: String, reason: String },
-}
-
-impl fmt::Display for DceEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DceEvent::Removed { name, reason } => {
-                write!(f, "removed {}: {reason}", super::event::shown(name))
-            }
-        }
-    }
-}
 
 /// The phase's cursor: the functions to remove, found in the first step,
 /// then one removal per step.
@@ -294,7 +275,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             roots.push(i);
         }
     }
-    let owners = super::layout::text_owners(st);
+    let owners = super::state::query::text_owners(st);
     let function_of = |s: SymIdx| -> SymIdx {
         match st.symbol(s) {
             Some(sym) if sym.sym_type == STT_SECTION => match sym.place {

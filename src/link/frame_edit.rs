@@ -18,11 +18,11 @@
 //! way ([`drop_dead_frames`]).
 //!
 //! sm_90 and older inputs are merged as they are. Only 64-bit DWARF records
-//! (what ptxas writes) are rewritten.
+//! (what ptxas writes) are rewritten. The `.debug_frame` record reader
+//! ([`frame_records`]) lives here too, for `merge` and for these edits.
 
 use crate::cubin::consts::{STT_FUNC, STT_SECTION};
 
-use super::merge::{FrameRecord, frame_records};
 use super::state::{LinkState, Place};
 
 /// Offset of an FDE's CIE pointer and initial location in a 64-bit record.
@@ -339,4 +339,53 @@ mod tests {
             }
         }
     }
+}
+
+/// One CIE or FDE of a `.debug_frame`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameRecord {
+    pub offset: u64,
+    /// Whole record, length field included.
+    pub size: u64,
+    pub cie: bool,
+    /// 64-bit DWARF.
+    pub wide: bool,
+}
+
+/// The records of a `.debug_frame`, up to the first malformed one.
+pub fn frame_records(d: &[u8]) -> Vec<FrameRecord> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    let word = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let dword = |o: usize| {
+        d.get(o..o + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+    };
+    while at < d.len() {
+        let Some(len32) = word(at) else { break };
+        let (wide, len, head) = if len32 == 0xffff_ffff {
+            let Some(l) = dword(at + 4) else { break };
+            (true, l, 12u64)
+        } else {
+            (false, len32 as u64, 4u64)
+        };
+        let Some(size) = len.checked_add(head) else { break };
+        if len == 0 || size > (d.len() - at) as u64 {
+            break;
+        }
+        let id_at = at + head as usize;
+        let cie = if wide {
+            dword(id_at) == Some(u64::MAX)
+        } else {
+            word(id_at) == Some(u32::MAX)
+        };
+        out.push(FrameRecord {
+            offset: at as u64,
+            size,
+            cie,
+            wide,
+        });
+        at += size as usize;
+    }
+    out
 }

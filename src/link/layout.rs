@@ -36,77 +36,18 @@
 //!   banks of the kernels reaching it (`link::constant2`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-use serde::Serialize;
 
 use crate::cubin::consts::*;
 
 use super::event::Event;
-use super::pipeline::LinkSetup;
+pub use super::event::layout::LayoutEvent;
 use super::reach::References;
+use super::setup::LinkSetup;
 use super::shared_order;
+use super::state::query::{input_of, is_local_undefined_object, is_undefined_variable, state_rank, text_owners};
 use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
 
-/// A layout decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum LayoutEvent {
-    /// A symbol got its place in an output section.
-    Placed {
-        name: String,
-        section: String,
-        offset: u64,
-        size: u64,
-    },
-    /// The linker created an output section.
-    SectionCreated { section: String, reason: String },
-    /// A section's size changed.
-    SectionSized {
-        section: String,
-        from: u64,
-        to: u64,
-        reason: String,
-    },
-    /// A section or symbol is left out of the output.
-    Dropped { name: String, reason: String },
-    /// A decision of the bindless sub-phase (`link::bindless`).
-    Bindless(super::bindless::BindlessEvent),
-    /// A decision of the unified-table sub-phase (`link::uft`).
-    Uft(super::uft::UftEvent),
-}
-
-impl fmt::Display for LayoutEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LayoutEvent::Placed {
-                name,
-                section,
-                offset,
-                size,
-            } => write!(
-                f,
-                "placed {} at {section}+{offset:#x} ({size:#x} bytes)",
-                super::event::shown(name)
-            ),
-            LayoutEvent::SectionCreated { section, reason } => write!(f, "created {section}: {reason}"),
-            LayoutEvent::SectionSized {
-                section,
-                from,
-                to,
-                reason,
-            } => write!(f, "{section}: size {from:#x} -> {to:#x} ({reason})"),
-            LayoutEvent::Dropped { name, reason } => {
-                write!(f, "left out {}: {reason}", super::event::shown(name))
-            }
-            LayoutEvent::Bindless(e) => e.fmt(f),
-            LayoutEvent::Uft(e) => e.fmt(f),
-        }
-    }
-}
-
-/// st_other memory-space bits of a shared variable.
-pub const STO_SHARED: u8 = 0x40;
+pub use super::state::query::STO_SHARED;
 /// st_other memory-space bits of a reserved-shared-memory variable (seed 001).
 const STO_RESERVED: u8 = 0xa0;
 /// Prefix of the reserved shared memory sections; `.nv.shared.reserved.N`
@@ -238,25 +179,6 @@ fn is_shared_var(s: &OutSymbol) -> bool {
 /// STV_INTERNAL, the visibility in st_other's low bits.
 const STV_INTERNAL: u8 = 1;
 
-/// A LOCAL undefined object (its value is all ones after layout).
-pub fn is_local_undefined_object(s: &OutSymbol) -> bool {
-    s.binding == STB_LOCAL && s.place == Place::Undefined && matches!(s.sym_type, STT_OBJECT | STT_CUDA_OBJECT)
-}
-
-/// An undefined GLOBAL or WEAK variable with a memory space.
-pub fn is_undefined_variable(s: &OutSymbol) -> bool {
-    s.binding != STB_LOCAL
-        && s.place == Place::Undefined
-        && s.sym_type == STT_CUDA_OBJECT
-        && s.other & super::emit::STO_MEMORY_SPACE != 0
-        && !s.removed
-}
-
-/// An undefined variable of constant memory.
-pub fn is_undefined_constant(s: &OutSymbol) -> bool {
-    is_undefined_variable(s) && s.other & super::emit::STO_MEMORY_SPACE == super::emit::STO_CONSTANT
-}
-
 /// A variable of reserved shared memory (`__nv_reservedSMEM_*`).
 fn is_reserved_var(s: &OutSymbol) -> bool {
     s.other & 0xe0 == STO_RESERVED && s.sym_type != STT_SECTION
@@ -265,12 +187,6 @@ fn is_reserved_var(s: &OutSymbol) -> bool {
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
     x.div_ceil(a) * a
-}
-
-/// A symbol's position in state order (locals, then globals).
-pub(super) fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
-    let locals = st.locals.len() as i64;
-    move |i: SymIdx| if i.0 > 0 { i.0 as i64 } else { locals + (-(i.0 as i64)) }
 }
 
 /// Where each symbol stands in the input that defines it: (input, index in
@@ -286,35 +202,6 @@ fn input_positions(st: &LinkState) -> std::collections::HashMap<SymIdx, (usize, 
         }
     }
     at
-}
-
-/// The input section that gave state section `k` its live contents.
-pub fn input_of(st: &LinkState, k: usize) -> Option<(usize, usize)> {
-    let c = st.sections.get(k)?.live_contribution()?;
-    Some((c.input, c.in_section))
-}
-
-/// The function each code section belongs to: the merge records the owner
-/// of global functions' code; a local function's code belongs to the
-/// function defined in it.
-pub fn text_owners(st: &LinkState) -> std::collections::HashMap<usize, SymIdx> {
-    let mut m = std::collections::HashMap::new();
-    for (k, sec) in st.sections.iter().enumerate() {
-        if sec.class == SectionClass::Text
-            && let Some(o) = sec.owner
-        {
-            m.insert(k, o);
-        }
-    }
-    for (i, y) in st.all_symbols() {
-        if y.sym_type == STT_FUNC
-            && let Place::Section(k) = y.place
-            && st.sections.get(k).is_some_and(|x| x.class == SectionClass::Text)
-        {
-            m.entry(k).or_insert(i);
-        }
-    }
-    m
 }
 
 impl Layout {
@@ -577,7 +464,7 @@ impl Layout {
         // `.nv.global`: common_data_same_size_sm100).
         let m = &mut st.mercury;
         if section_symbol && !m.is_empty() && !m.pairs.iter().any(|p| p.classic == name) {
-            m.pairs.push(super::mercury::SectionPair {
+            m.pairs.push(super::state::mercury::SectionPair {
                 classic: name.to_string(),
                 merc: name.to_string(),
                 sym_name: name.to_string(),
@@ -712,7 +599,7 @@ impl Layout {
         // Kernels whose own code names an array, in code order.
         let mut direct: Vec<(usize, SymIdx)> = text_owners(st)
             .into_iter()
-            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f))
+            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
             .filter(|&(text, _)| {
                 st.relocs
                     .iter()
@@ -774,7 +661,7 @@ impl Layout {
         // Every other kernel gets one too, in code order.
         let mut others: Vec<(usize, SymIdx)> = text_owners(st)
             .into_iter()
-            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f) && !shared_of.contains_key(&f))
+            .filter(|&(_, f)| super::state::query::is_kernel(st, f) && !shared_of.contains_key(&f))
             .collect();
         others.sort_unstable();
         for (_, kernel) in others {
@@ -925,7 +812,7 @@ impl Layout {
         let references = References::of(st);
         let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
             .into_iter()
-            .filter(|&(_, f)| super::finalize::graph::is_kernel(st, f))
+            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
             .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
             .collect();
         kernels.sort_unstable();
@@ -1070,7 +957,7 @@ impl Layout {
             let base = st.lookup(&format!("{RESERVED_OFFSET}{suffix}"));
             let mut cur = base.and_then(|i| st.symbol(i)).map(|s| s.value).unwrap_or(0);
             let mut merc_cur = base
-                .and_then(|i| super::mercury::input_symbol(st, i))
+                .and_then(|i| super::state::mercury::input_symbol(st, i))
                 .map(|(_, m)| m.value)
                 .unwrap_or(0);
             let rank = state_rank(st);

@@ -48,8 +48,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+pub use super::event::lto::Compiled;
 use super::inputs::{HostRefs, InputLoader, LoadNote, LtoModule};
 use super::ptx::{self, PtxError};
+pub use super::setup::LtoRequest;
 
 /// What reading every input once for its IR found.
 pub struct Scan {
@@ -103,25 +105,6 @@ impl Scan {
 /// The name nvlink gives the cubin the LTO step makes.
 pub const LTO_CUBIN: &str = "lto.cubin";
 
-/// What the LTO step needs besides the modules.
-#[derive(Debug, Clone, Serialize)]
-pub struct LtoRequest {
-    /// The link target, `sm_90`.
-    pub arch: String,
-    /// `-nvvmpath`.
-    pub nvvmpath: PathBuf,
-    /// `-Xnvvm` options, passed to NVVM.
-    pub xnvvm: Vec<String>,
-    /// `-Xptxas` options.
-    pub xptxas: Vec<String>,
-    /// `-maxrregcount`.
-    pub maxrregcount: Option<i32>,
-    /// `-split-compile=N` and `-split-compile-extended=N`: NVVM's threads
-    /// (nvJitLink takes the same options; the code does not change).
-    pub split_compile: Option<i32>,
-    pub split_compile_extended: Option<i32>,
-}
-
 /// The host objects' lists, as NVVM gets them: with every input a host
 /// object and some list naming a kernel, the only kernels and variables
 /// the compiled code keeps (nvlink's `-has-global-host-info`).
@@ -169,31 +152,6 @@ impl HostInfo {
     }
 }
 
-/// The step's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Compiled {
-    /// The PTX NVVM made of all modules together.
-    #[serde(skip)]
-    pub ptx: String,
-    /// ptxas's cubin.
-    #[serde(skip)]
-    pub cubin: Vec<u8>,
-    /// Full LTO: `cubin` is the output as it is.
-    pub whole_program: bool,
-    /// The library that compiled the IR.
-    pub library: PathBuf,
-    /// Its options.
-    pub nvvm_options: Vec<String>,
-    /// Its log (nvJitLink's info log).
-    pub nvvm_log: String,
-    pub nvvm_ms: u64,
-    /// ptxas's options (before the file names).
-    pub ptxas_args: Vec<String>,
-    /// What ptxas printed (`-Xptxas -v`), as nvlink shows it.
-    pub ptxas_lines: Vec<String>,
-    pub ptxas_ms: u64,
-}
-
 /// Why the step failed: NVVM's log as nvlink's info lines, ptxas's lines,
 /// then nvlink's fatal text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,7 +188,7 @@ pub fn check_libnvvm(nvvmpath: &Path) -> Result<(), Failure> {
 /// no input had device code but IR; `devrt_given`: a libcudadevrt is among
 /// the inputs. The code is compiled as a whole program (the output as it
 /// is) when every input was IR and, if a libcudadevrt was given, it calls
-/// no function but the driver's (`pipeline::driver_syscall`).
+/// no function but the driver's (`setup::driver_syscall`).
 pub fn compile(
     req: &LtoRequest,
     modules: &[LtoModule],
@@ -260,9 +218,7 @@ pub fn compile(
     }
     let t = Instant::now();
     let (mut ptx, mut nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
-    let calls_out = extern_functions(&ptx)
-        .iter()
-        .any(|f| !super::pipeline::driver_syscall(f));
+    let calls_out = extern_functions(&ptx).iter().any(|f| !super::setup::driver_syscall(f));
     let whole_program = all_ir && !(calls_out && devrt_given);
     if !whole_program && host.is_some() {
         // Partial after all (the code calls libcudadevrt): nvlink's NVVM

@@ -3,9 +3,13 @@
 //! relocations, nv.info, call graph, prototype, `.nv.capmerc.text.*`), which
 //! nvlink carries into its output.
 //!
-//! It stays one file because the Mercury companions mirror the classic
-//! sections one for one: every rule here carries a classic result over to
-//! its `.nv.merc.*` twin.
+//! This module is the emit half (the output's `.nv.merc.*` sections,
+//! called from `emit`); the merge half, which folds each input's Mercury
+//! side into `LinkState::mercury`, is `mercury_merge`, and the state types
+//! (with the Mercury flags and relocation types) are `state::mercury`. The
+//! rules below cover both halves: the Mercury companions mirror the classic
+//! sections one for one, every rule carrying a classic result over to its
+//! `.nv.merc.*` twin.
 //!
 //! What nvlink 13.5 does with them (corpus: arch_sm100_smoke and the other
 //! sm_100/sm_120 cases):
@@ -35,7 +39,7 @@
 //!   out; the rest stay for the driver.
 //! - the classic side is rewritten too: fresh string tables (see
 //!   `string_tables`), the inputs' trailing `.nv.constant0.<kernel>`
-//!   section symbols after the globals (`emit::symbol_order`),
+//!   section symbols after the globals (`out::symbol_order`),
 //!   `.nv.reservedSmem.*` as CUDA objects, and the classic `.debug_frame`
 //!   CIE pointers, whose input addends are `.nv.merc.debug_frame` offsets,
 //!   pointed at the classic CIE of the same rank (`merge::frame_addend`);
@@ -46,682 +50,18 @@
 //!   table) into the operand field the capsule keeps for the instruction
 //!   (`cubin::capsule`; located by `capsule_twins`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt;
-
-use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::cubin::callgraph::CallGraph;
-use crate::cubin::capsule::Capsule;
 use crate::cubin::consts::*;
-use crate::cubin::model::{Cubin, Reloc, Section, Symbol};
-use crate::cubin::nvinfo::{self, Block, Entry, NvInfo, Value, code};
+use crate::cubin::model::{Cubin, Reloc, Symbol};
+use crate::cubin::nvinfo::{Block, Entry, NvInfo, Value, code};
 use crate::cubin::prototype::Prototypes;
 
-use super::event::Event;
-use super::state::{Contribution, LinkState, OutNvInfo, Place, SectionClass, SymIdx};
-
-/// sh_flags bit of every Mercury section.
-pub const SHF_MERCURY: u64 = 0x1000_0000;
-/// Section type of `.nv.capmerc.text.<fn>` (its sh_info is a Mercury symbol).
-pub const SHT_CUDA_CAPMERC_TEXT: u32 = 0x7000_0016;
-/// Mercury counterpart of R_CUDA_UNUSED_CLEAR64 (docs/catalog.md pairing).
-pub const R_MERCURY_UNUSED_CLEAR64: u32 = 0x1_000e;
-
-const CAPMERC_TEXT: &str = ".nv.capmerc.text.";
-
-/// Mercury counterpart of R_CUDA_64 (docs/catalog.md pairing).
-pub const R_MERCURY_64: u32 = 0x1_0002;
-
-/// The type nvlink writes for a kept Mercury relocation: the "unified"
-/// function-address type 0x10032 becomes 0x10002, as R_CUDA_UNIFIED
-/// becomes R_CUDA_64 (arch_sm100_smoke: `.nv.merc.rela.nv.global.init`).
-pub fn kept_type(rtype: u32) -> u32 {
-    match rtype {
-        0x1_0032 => R_MERCURY_64,
-        0x1_003e => 0x1_0005,
-        0x1_003f => 0x1_0006,
-        t => t,
-    }
-}
-
-/// Whether a section is a Mercury companion section.
-pub fn is_mercury(s: &Section<'_>) -> bool {
-    s.flags & SHF_MERCURY != 0
-}
-
-/// One output Mercury section with contents, merged by name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MercSection {
-    pub name: String,
-    pub sh_type: u32,
-    pub flags: u64,
-    pub align: u64,
-    pub entsize: u64,
-    #[serde(skip)]
-    pub data: Vec<u8>,
-    pub size: u64,
-    pub nobits: bool,
-    pub contributions: Vec<Contribution>,
-    /// sh_link names `.nv.merc.symtab`.
-    pub links_symtab: bool,
-    /// sh_info names this section (by its input name).
-    pub info_section: Option<String>,
-    /// sh_info is this symbol's Mercury index (`.nv.capmerc.text.<fn>`).
-    pub info_symbol: Option<SymIdx>,
-    /// Name and flags of the relocation section that patches it.
-    pub rela: Option<(String, u64)>,
-}
-
-impl MercSection {
-    fn is_text(&self) -> bool {
-        self.name.starts_with(CAPMERC_TEXT)
-    }
-}
-
-/// One Mercury relocation, against an output Mercury section and a state symbol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct MercReloc {
-    /// Index into `MercState::sections`.
-    pub section: usize,
-    pub offset: u64,
-    pub rtype: u32,
-    pub sym: SymIdx,
-    pub addend: i64,
-    pub input: usize,
-    pub live: bool,
-    /// For a relocation of a `.nv.capmerc.text.<fn>`: where in the output
-    /// section the capsule keeps the patched instruction's operand (see
-    /// `capsule_twins`), if it keeps one.
-    pub operand: Option<u64>,
-    /// Its classic twin: the input's `.text.<fn>` (section index) and the
-    /// offset there of the instruction both relocations patch.
-    pub classic: Option<(usize, u64)>,
-}
-
-/// A Mercury table nvlink writes as a copy of a classic one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MercCopy {
-    pub name: String,
-    /// The classic section it copies (`.nv.info`, `.nv.callgraph`, `.nv.prototype`).
-    pub classic: String,
-    pub sh_type: u32,
-    pub flags: u64,
-    pub align: u64,
-    pub entsize: u64,
-}
-
-/// A classic section and its Mercury counterpart, from a pair of section
-/// symbols at the same index of an input's two symbol tables.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SectionPair {
-    pub classic: String,
-    pub merc: String,
-    /// The Mercury section symbol's own name (`.text.f`, `.nv.constant.user`).
-    pub sym_name: String,
-}
-
-/// What the merge learned of one input's Mercury side.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct MercInput {
-    /// The input's `.nv.merc.symtab`.
-    pub symbols: Vec<Symbol>,
-    /// Input section → (index into `MercState::sections`, offset there).
-    pub section_map: Vec<Option<(usize, u64)>>,
-    /// Whether each input section is a Mercury one.
-    pub is_merc: Vec<bool>,
-}
-
-/// The Mercury half of the link state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct MercState {
-    pub inputs: Vec<MercInput>,
-    pub sections: Vec<MercSection>,
-    pub relocs: Vec<MercReloc>,
-    /// Per-function `.nv.merc.nv.info.<fn>` records (symbols as `SymIdx.0`).
-    pub nvinfo: Vec<OutNvInfo>,
-    pub copies: Vec<MercCopy>,
-    pub pairs: Vec<SectionPair>,
-    /// Mercury st_value that layout gave a symbol (reserved shared variables).
-    pub values: BTreeMap<SymIdx, u64>,
-}
-
-impl MercState {
-    pub fn is_empty(&self) -> bool {
-        self.inputs.iter().all(|i| i.symbols.is_empty()) && self.sections.is_empty() && self.copies.is_empty()
-    }
-}
-
-/// A Mercury decision, for the debugger.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum MercEvent {
-    /// An input Mercury section was placed in an output Mercury section.
-    SectionMapped {
-        input: usize,
-        in_section: usize,
-        name: String,
-        offset: u64,
-        created: bool,
-        /// A later weak definition's code replaced the earlier one.
-        replaced: bool,
-    },
-    /// An input Mercury section was not merged.
-    SectionSkipped {
-        input: usize,
-        in_section: usize,
-        name: String,
-        reason: String,
-    },
-    /// Records of a `.nv.merc.nv.info*` or `.nv.merc.rela*` section were translated.
-    RecordsMapped {
-        input: usize,
-        in_section: usize,
-        name: String,
-        kept: usize,
-        dropped: usize,
-    },
-}
-
-impl fmt::Display for MercEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MercEvent::SectionMapped {
-                input,
-                in_section,
-                name,
-                offset,
-                created,
-                replaced,
-            } => {
-                let how = if *replaced {
-                    " (replaces the earlier code)"
-                } else if *created {
-                    " (new)"
-                } else {
-                    ""
-                };
-                write!(
-                    f,
-                    "mercury: input #{input} section {in_section} {name} placed at {offset:#x}{how}"
-                )
-            }
-            MercEvent::SectionSkipped {
-                input,
-                in_section,
-                name,
-                reason,
-            } => write!(
-                f,
-                "mercury: input #{input} section {in_section} {name} skipped: {reason}"
-            ),
-            MercEvent::RecordsMapped {
-                input,
-                in_section,
-                name,
-                kept,
-                dropped,
-            } => write!(
-                f,
-                "mercury: input #{input} section {in_section} {name}: {kept} records kept, {dropped} dropped"
-            ),
-        }
-    }
-}
-
-// ---- merge ---------------------------------------------------------------------
-
-/// What the merge of one input tells the Mercury half.
-pub struct MergeView<'a> {
-    pub input: usize,
-    pub cubin: &'a Cubin<'static>,
-    /// Classic input sections of weak definitions that were not kept.
-    pub dropped: &'a BTreeSet<usize>,
-}
-
-impl MergeView<'_> {
-    /// The classic symbol index of Mercury symbol `i`.
-    fn classic_of(&self, i: usize) -> Option<usize> {
-        let m = self.cubin.merc_symbols.get(i)?;
-        if let Some(c) = self.cubin.symbols.get(i)
-            && (c.name == m.name || (c.sym_type == STT_SECTION && m.sym_type == STT_SECTION))
-        {
-            return Some(i);
-        }
-        if m.sym_type == STT_SECTION || m.name.is_empty() {
-            return None;
-        }
-        self.cubin.symbols.iter().position(|c| c.name == m.name)
-    }
-
-    /// The output symbol of Mercury symbol `i` (through the classic mapping).
-    fn translate(&self, st: &LinkState, i: u32) -> Option<SymIdx> {
-        if i == 0 {
-            return Some(SymIdx::NULL);
-        }
-        let c = self.classic_of(i as usize)?;
-        let m = *st.maps.get(self.input)?.map_symbol_index.get(c)?;
-        (m != 0).then_some(SymIdx(m))
-    }
-
-    /// Whether Mercury symbol `i` is a weak function definition that was not kept.
-    fn is_discarded(&self, st: &LinkState, i: u32) -> bool {
-        let Some(c) = self.classic_of(i as usize) else {
-            return false;
-        };
-        st.maps[self.input].weak_processed.get(c).copied().unwrap_or(false)
-            && self.cubin.symbols.get(c).is_some_and(|s| s.sym_type == STT_FUNC)
-    }
-
-    /// Whether Mercury section `j` belongs to a weak definition that was not
-    /// kept: its code, or a section tied to that code through sh_info.
-    fn is_dropped(&self, j: usize, depth: usize) -> bool {
-        let Some(s) = self.cubin.sections.get(j) else {
-            return false;
-        };
-        if s.sh_type == SHT_CUDA_CAPMERC_TEXT || s.name.starts_with(CAPMERC_TEXT) {
-            let Some(c) = self.classic_of(s.info as usize) else {
-                return false;
-            };
-            return self
-                .cubin
-                .symbols
-                .get(c)
-                .is_some_and(|y| self.dropped.contains(&(y.shndx as usize)));
-        }
-        if let Some(classic) = s.name.strip_prefix(".nv.merc")
-            && classic.starts_with(".nv.shared.reserved.")
-        {
-            // The Mercury copy of reserved shared memory goes with its twin.
-            return self
-                .cubin
-                .sections
-                .iter()
-                .position(|t| t.name == classic && t.flags & SHF_MERCURY == 0)
-                .is_some_and(|t| self.dropped.contains(&t));
-        }
-        depth < 4
-            && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
-            && s.info as usize != j
-            && self.is_dropped(s.info as usize, depth + 1)
-    }
-}
-
-/// Records the input's Mercury symbol table and section pairs (merge start).
-pub fn start_input(st: &mut LinkState, v: &MergeView<'_>) {
-    let m = &mut st.mercury;
-    if m.inputs.len() <= v.input {
-        m.inputs.resize(v.input + 1, MercInput::default());
-    }
-    m.inputs[v.input] = MercInput {
-        symbols: v.cubin.merc_symbols.clone(),
-        section_map: vec![None; v.cubin.sections.len()],
-        is_merc: v.cubin.sections.iter().map(is_mercury).collect(),
-    };
-    for (i, ms) in v.cubin.merc_symbols.iter().enumerate() {
-        let Some(cs) = v.cubin.symbols.get(i) else { break };
-        if ms.sym_type != STT_SECTION || cs.sym_type != STT_SECTION {
-            continue;
-        }
-        let (Some(cn), Some(mn)) = (
-            v.cubin.sections.get(cs.shndx as usize),
-            v.cubin.sections.get(ms.shndx as usize),
-        ) else {
-            continue;
-        };
-        if !m.pairs.iter().any(|p| p.classic == cn.name) {
-            m.pairs.push(SectionPair {
-                classic: cn.name.clone(),
-                merc: mn.name.clone(),
-                sym_name: if ms.name.is_empty() {
-                    mn.name.clone()
-                } else {
-                    ms.name.clone()
-                },
-            });
-        }
-    }
-}
-
-fn skipped(v: &MergeView<'_>, j: usize, reason: &str) -> Event {
-    Event::Mercury(MercEvent::SectionSkipped {
-        input: v.input,
-        in_section: j,
-        name: v.cubin.sections[j].name.clone(),
-        reason: reason.into(),
-    })
-}
-
-/// Merges Mercury section `j` of the input (section pass, one section per step).
-pub fn merge_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
-    let Some(s) = v.cubin.sections.get(j) else { return };
-    if v.is_dropped(j, 0) {
-        ev.push(skipped(v, j, "belongs to a weak definition that was not kept"));
-        return;
-    }
-    match s.sh_type {
-        SHT_CUDA_MERC_SYMTAB => ev.push(skipped(
-            v,
-            j,
-            "rebuilt for the output, parallel to .symtab (symbols are mapped through it)",
-        )),
-        SHT_CUDA_MERC_RELA => relocations(st, v, j, ev),
-        SHT_CUDA_MERC_INFO if s.name != ".nv.merc.nv.info" => nvinfo(st, v, j, ev),
-        SHT_CUDA_MERC_INFO | SHT_CUDA_MERC_CALLGRAPH | SHT_CUDA_MERC_PROTOTYPE => {
-            let classic = s.name.replacen(".nv.merc", "", 1);
-            if !st.mercury.copies.iter().any(|c| c.name == s.name) {
-                st.mercury.copies.push(MercCopy {
-                    name: s.name.clone(),
-                    classic: classic.clone(),
-                    sh_type: s.sh_type,
-                    flags: s.flags,
-                    align: s.align,
-                    entsize: s.entsize,
-                });
-            }
-            ev.push(skipped(
-                v,
-                j,
-                &format!("written as a copy of the output's {classic}, as nvlink does"),
-            ));
-        }
-        _ => {
-            ensure_section(st, v, j, ev);
-        }
-    }
-}
-
-/// Places Mercury section `j` in the output (once); returns its output
-/// Mercury section and offset.
-fn ensure_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) -> Option<(usize, u64)> {
-    if let Some(Some(m)) = st.mercury.inputs.get(v.input).and_then(|i| i.section_map.get(j)) {
-        return Some(*m);
-    }
-    let s = v.cubin.sections.get(j)?;
-    let links_symtab = v
-        .cubin
-        .sections
-        .get(s.link as usize)
-        .is_some_and(|t| t.sh_type == SHT_CUDA_MERC_SYMTAB);
-    let info_symbol = if s.sh_type == SHT_CUDA_CAPMERC_TEXT {
-        v.translate(st, s.info)
-    } else {
-        None
-    };
-    let info_section = if s.flags & SHF_INFO_LINK != 0 && s.info != 0 {
-        v.cubin.sections.get(s.info as usize).map(|t| t.name.clone())
-    } else {
-        None
-    };
-    let nobits = is_nobits(s.sh_type);
-    let align = s.align.max(1);
-    let m = &mut st.mercury;
-    let existing = m
-        .sections
-        .iter()
-        .position(|x| same_output_section(x, &s.name, info_symbol));
-    let created = existing.is_none();
-    let out = existing.unwrap_or_else(|| {
-        m.sections.push(MercSection {
-            name: s.name.clone(),
-            sh_type: s.sh_type,
-            flags: s.flags,
-            align,
-            entsize: s.entsize,
-            data: Vec::new(),
-            size: 0,
-            nobits,
-            contributions: Vec::new(),
-            links_symtab,
-            info_section,
-            info_symbol,
-            rela: None,
-        });
-        m.sections.len() - 1
-    });
-    let sec = &mut m.sections[out];
-    // A weak function's replacement takes the place of the earlier code.
-    let replaced = !created && sec.is_text();
-    let offset = if sec.is_text() {
-        if replaced {
-            for c in &mut sec.contributions {
-                c.live = false;
-            }
-            sec.data.clear();
-            sec.size = 0;
-            sec.info_symbol = info_symbol.or(sec.info_symbol);
-        }
-        0
-    } else {
-        sec.size.div_ceil(align).saturating_mul(align)
-    };
-    // Bad alignments must not make the merge allocate without bound.
-    if !nobits && offset > sec.size.saturating_add(0x1_0000) {
-        ev.push(skipped(v, j, "its alignment is out of range"));
-        return None;
-    }
-    if !nobits {
-        sec.data.resize(offset as usize, 0);
-        sec.data.extend_from_slice(&s.data);
-    }
-    sec.size = offset.saturating_add(s.size());
-    sec.align = sec.align.max(align);
-    sec.flags |= s.flags;
-    sec.contributions.push(Contribution {
-        input: v.input,
-        in_section: j,
-        offset,
-        size: s.size(),
-        live: true,
-    });
-    if replaced {
-        for r in m.relocs.iter_mut().filter(|r| r.section == out && r.input != v.input) {
-            r.live = false;
-        }
-    }
-    if let Some(slot) = m.inputs.get_mut(v.input).and_then(|i| i.section_map.get_mut(j)) {
-        *slot = Some((out, offset));
-    }
-    ev.push(Event::Mercury(MercEvent::SectionMapped {
-        input: v.input,
-        in_section: j,
-        name: s.name.clone(),
-        offset,
-        created,
-        replaced,
-    }));
-    Some((out, offset))
-}
-
-/// Whether an input Mercury section named `name` (of function `function`,
-/// for code) goes into output section `x`: sections merge by name, but the
-/// code of two different functions of one name never does. Two inputs'
-/// local helpers (ptxas's `__cuda_sm3x_div_rn_noftz_f32_slowpath`) keep
-/// one `.nv.capmerc.text.<helper>` each, as their classic twins do
-/// (local_helper_twice_sm100); a weak function's copies are one output
-/// symbol, so its later code still replaces the earlier one.
-fn same_output_section(x: &MercSection, name: &str, function: Option<SymIdx>) -> bool {
-    x.name == name
-        && (!x.is_text()
-            || match (x.info_symbol, function) {
-                (Some(a), Some(b)) => a == b,
-                _ => true,
-            })
-}
-
-fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
-    let s = &v.cubin.sections[j];
-    let target = s.info as usize;
-    let is_merc_target = v.cubin.sections.get(target).is_some_and(is_mercury);
-    if !is_merc_target {
-        ev.push(skipped(v, j, "patches no Mercury section"));
-        return;
-    }
-    let Some((out, base)) = ensure_section(st, v, target, ev) else {
-        ev.push(skipped(v, j, "its target section is missing"));
-        return;
-    };
-    if st.mercury.sections[out].rela.is_none() {
-        st.mercury.sections[out].rela = Some((s.name.clone(), s.flags));
-    }
-    let debug = v.cubin.sections[target].name.contains("debug");
-    let twins = capsule_twins(v, target, &s.relocs, ev);
-    let (mut kept, mut dropped) = (0, 0);
-    for (r, (operand, classic)) in s.relocs.iter().zip(twins) {
-        if debug && v.is_discarded(st, r.sym) {
-            dropped += 1;
-            continue;
-        }
-        let Some(sym) = v.translate(st, r.sym) else {
-            dropped += 1;
-            continue;
-        };
-        st.mercury.relocs.push(MercReloc {
-            section: out,
-            offset: base.wrapping_add(r.offset),
-            rtype: r.rtype,
-            sym,
-            addend: r.addend,
-            input: v.input,
-            live: true,
-            operand: operand.map(|o| base.wrapping_add(o as u64)),
-            classic,
-        });
-        kept += 1;
-    }
-    ev.push(Event::Mercury(MercEvent::RecordsMapped {
-        input: v.input,
-        in_section: j,
-        name: s.name.clone(),
-        kept,
-        dropped,
-    }));
-}
-
-/// A Mercury relocation's operand field in the capsule, and its classic
-/// twin (see [`capsule_twins`]).
-type Twin = (Option<usize>, Option<(usize, u64)>);
-
-/// The classic twin of each of `relocs` (the relocations of input section
-/// `target`, a `.nv.capmerc.text.<fn>`: the `.text.<fn>` section and the
-/// offset there), and where the capsule keeps the operand it patches.
-///
-/// A Mercury relocation's offset counts the driver's expanded instructions,
-/// which the capsule does not record; its classic twin's offset counts the
-/// classic instructions, which are the capsule's items. So each Mercury
-/// relocation is paired with the classic relocation of `.text.<fn>` against
-/// the same symbol name, the k-th with the k-th in offset order (corpus:
-/// every sm_100/sm_120 case; the addends may differ, a function's own
-/// address has different ones on the two sides; a name whose counts differ
-/// on the two sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs
-/// nothing), and the classic offset names the item.
-fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Twin> {
-    let mut out = vec![(None, None); relocs.len()];
-    let sec = &v.cubin.sections[target];
-    let Some(fname) = sec.name.strip_prefix(CAPMERC_TEXT) else {
-        return out;
-    };
-    let capsule = match Capsule::parse(&sec.data) {
-        Ok(c) => Some(c),
-        Err(e) => {
-            ev.push(skipped(v, target, &format!("its operands cannot be patched: {e}")));
-            None
-        }
-    };
-    let classic_text = format!(".text.{fname}");
-    let Some(text) = v.cubin.sections.iter().position(|x| x.name == classic_text) else {
-        return out;
-    };
-    let classic: Vec<&Reloc> = v
-        .cubin
-        .sections
-        .iter()
-        .filter(|x| x.is_reloc() && x.info as usize == text)
-        .flat_map(|x| x.relocs.iter())
-        .collect();
-    let name = |syms: &[Symbol], i: u32| syms.get(i as usize).map(|y| y.name.clone()).unwrap_or_default();
-    let mut sides: HashMap<String, (Vec<u64>, Vec<usize>)> = HashMap::new();
-    for r in classic {
-        sides.entry(name(&v.cubin.symbols, r.sym)).or_default().0.push(r.offset);
-    }
-    for (k, r) in relocs.iter().enumerate() {
-        sides.entry(name(&v.cubin.merc_symbols, r.sym)).or_default().1.push(k);
-    }
-    for (mut offsets, mut merc) in sides.into_values() {
-        if offsets.len() != merc.len() {
-            continue;
-        }
-        offsets.sort_unstable();
-        merc.sort_by_key(|&k| relocs[k].offset);
-        for (classic_offset, k) in offsets.into_iter().zip(merc) {
-            let item = u32::try_from(classic_offset / 16).unwrap_or(u32::MAX);
-            out[k] = (
-                capsule
-                    .as_ref()
-                    .and_then(|c| c.record(item))
-                    .and_then(|r| r.operand_field()),
-                Some((text, classic_offset)),
-            );
-        }
-    }
-    out
-}
-
-fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
-    let s = &v.cubin.sections[j];
-    let Ok(info) = nvinfo::decode(&s.data) else {
-        ev.push(skipped(v, j, "undecodable .nv.merc.nv.info"));
-        return;
-    };
-    // sh_info names the function's `.nv.capmerc.text.<fn>`, whose sh_info
-    // is the function's Mercury symbol.
-    let function = v
-        .cubin
-        .sections
-        .get(s.info as usize)
-        .filter(|t| t.sh_type == SHT_CUDA_CAPMERC_TEXT)
-        .and_then(|t| v.translate(st, t.info))
-        .or_else(|| {
-            let text = s.info as usize;
-            v.cubin
-                .merc_symbols
-                .iter()
-                .position(|y| y.sym_type == STT_FUNC && y.shndx as usize == text)
-                .and_then(|i| v.translate(st, i as u32))
-        });
-    let Some(function) = function else {
-        ev.push(skipped(v, j, "its function was not merged"));
-        return;
-    };
-    let (mut kept, mut dropped) = (0, 0);
-    for mut e in info.entries {
-        let mut ok = true;
-        for r in e.symbol_refs_mut() {
-            match v.translate(st, *r) {
-                Some(x) => *r = x.0 as u32,
-                None => ok = false,
-            }
-        }
-        if !ok {
-            dropped += 1;
-            continue;
-        }
-        st.mercury.nvinfo.push(OutNvInfo {
-            function: Some(function),
-            entry: e,
-            input: v.input,
-            live: true,
-        });
-        kept += 1;
-    }
-    ev.push(Event::Mercury(MercEvent::RecordsMapped {
-        input: v.input,
-        in_section: j,
-        name: s.name.clone(),
-        kept,
-        dropped,
-    }));
-}
+pub use super::event::mercury::MercEvent;
+use super::state::mercury::*;
+use super::state::query::{is_local_undefined_object, is_undefined_constant, is_undefined_variable};
+use super::state::{LinkState, Place, SectionClass, SymIdx};
 
 // ---- emit ----------------------------------------------------------------------
 
@@ -755,7 +95,7 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
         return true;
     }
     // `-r` writes an undefined constant's all ones, as on the classic side.
-    if relocatable && super::layout::is_undefined_constant(sym) {
+    if relocatable && is_undefined_constant(sym) {
         return true;
     }
     // A type only the driver resolves stays, as its classic twin does
@@ -797,13 +137,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     }
     let relocatable = c.header.e_type == ET_REL;
     // Output classic symbol → state symbol.
-    let order = super::emit::symbol_order(st);
+    let order = super::out::symbol_order(st);
     let state_of: Vec<Option<SymIdx>> = if order.order.len() == c.symbols.len() {
         order
             .order
             .iter()
             .map(|s| match s {
-                super::emit::Slot::State(i) => Some(*i),
+                super::out::Slot::State(i) => Some(*i),
                 _ => None,
             })
             .collect()
@@ -837,7 +177,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // Section order: the symbol table, debug sections, nv.info, the copies,
     // relocations, then constants, code (in classic code order) and the rest.
     let symtab = c.sections.len();
-    c.sections.push(super::emit::section(
+    c.sections.push(super::out::section(
         ".nv.merc.symtab",
         SHT_CUDA_MERC_SYMTAB,
         SHF_MERCURY,
@@ -849,7 +189,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     let mut out_of: HashMap<usize, usize> = HashMap::new();
     let push_data = |c: &mut Cubin<'static>, out_of: &mut HashMap<usize, usize>, k: usize| {
         let s = &m.sections[k];
-        let mut o = super::emit::section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        let mut o = super::out::section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
@@ -876,7 +216,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         && info_at(c, &x.classic).is_some()
     {
         copies.push((c.sections.len(), x));
-        let mut s = super::emit::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        let mut s = super::out::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -898,7 +238,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     for f in fns {
         let name = format!(".nv.merc.nv.info.{}", st.symbol_name(f));
         per_fn.push((c.sections.len(), f));
-        let mut s = super::emit::section(&name, SHT_CUDA_MERC_INFO, SHF_MERCURY | SHF_INFO_LINK, 4, 0, Vec::new());
+        let mut s = super::out::section(&name, SHT_CUDA_MERC_INFO, SHF_MERCURY | SHF_INFO_LINK, 4, 0, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -907,7 +247,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         copies.push((c.sections.len(), x));
-        let mut s = super::emit::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
+        let mut s = super::out::section(&x.name, x.sh_type, x.flags, x.align, x.entsize, Vec::new());
         s.link = symtab as u32;
         c.sections.push(s);
     }
@@ -936,7 +276,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         rela_for.push((c.sections.len(), k));
-        let mut o = super::emit::section(name, SHT_CUDA_MERC_RELA, *flags, 8, 24, Vec::new());
+        let mut o = super::out::section(name, SHT_CUDA_MERC_RELA, *flags, 8, 24, Vec::new());
         o.link = symtab as u32;
         c.sections.push(o);
     }
@@ -949,7 +289,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             continue;
         }
         let rela = c.sections.len();
-        let mut r = super::emit::section(
+        let mut r = super::out::section(
             &format!(".nv.merc.rela{HEADER_TABLE}{}", h.kernel),
             SHT_CUDA_MERC_RELA,
             SHF_MERCURY | SHF_INFO_LINK,
@@ -986,7 +326,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     });
     for (_, table, h) in &mut header_out {
         *table = c.sections.len();
-        let mut o = super::emit::section(
+        let mut o = super::out::section(
             &format!(".nv.merc{HEADER_TABLE}{}", h.kernel),
             SHT_CUDA_CONSTANT0 + HEADER_TABLE_BANK,
             SHF_MERCURY | SHF_ALLOC | SHF_INFO_LINK,
@@ -1540,7 +880,7 @@ fn merc_symbol(
     // in an executable (arch_sm100_smoke: `lib_data` UNKNOWN/0x20 here,
     // OBJECT/0 in .symtab); a type the classic table turned into a CUDA
     // object (`.nv.reservedSmem.*`) is one here too.
-    let (binding, mut sym_type, other) = super::emit::output_symbol(state, true);
+    let (binding, mut sym_type, other) = super::out::output_symbol(state, true);
     if s.sym_type == crate::cubin::consts::STT_CUDA_OBJECT {
         sym_type = s.sym_type;
     }
@@ -1565,8 +905,8 @@ fn merc_symbol(
         // and a LOCAL undefined object (`-r`: libcudadevrt's
         // `.nv.ptx.const0.size`, cdp_local_undefined_sm100).
         if (s.shndx != SHN_UNDEF && matches!(ms.shndx, SHN_UNDEF | SHN_COMMON))
-            || super::layout::is_undefined_variable(state)
-            || super::layout::is_local_undefined_object(state)
+            || is_undefined_variable(state)
+            || is_local_undefined_object(state)
         {
             out.value = s.value;
         }
@@ -1593,28 +933,4 @@ fn merc_symbol(
         out.value = value;
     }
     out
-}
-
-/// The Mercury symbol of output symbol `si` in the input that defined it (or
-/// first referenced it), with that input's number.
-pub fn input_symbol(st: &LinkState, si: SymIdx) -> Option<(usize, &Symbol)> {
-    let state = st.symbol(si)?;
-    let inputs = std::iter::once(state.input).chain(0..st.maps.len());
-    for input in inputs {
-        let (Some(maps), Some(mi)) = (st.maps.get(input), st.mercury.inputs.get(input)) else {
-            continue;
-        };
-        let Some(ci) = maps.map_symbol_index.iter().position(|&x| x == si.0) else {
-            continue;
-        };
-        let ms = mi
-            .symbols
-            .get(ci)
-            .filter(|y| y.name == state.name)
-            .or_else(|| mi.symbols.iter().find(|y| y.name == state.name));
-        if let Some(ms) = ms {
-            return Some((input, ms));
-        }
-    }
-    None
 }

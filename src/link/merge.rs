@@ -22,6 +22,7 @@ use crate::cubin::{Cubin, Symbol, compat, read};
 use super::diag::Diagnostic;
 use super::event::{Event, MergePass, Resolution, WeakCandidate, WeakRule};
 use super::frame_edit::{self, Fate, FrameEdit};
+use super::frame_edit::{FrameRecord, frame_records};
 use super::state::*;
 use super::weak;
 
@@ -29,8 +30,8 @@ use super::weak;
 /// of sm_100+ cubins. Seed 001 says the merge skips them; nvlink 13.5 carries
 /// them into its output (arch_sm100_smoke), translated through the second
 /// symbol table `.nv.merc.symtab`: the section pass hands each one to
-/// `link::mercury` (docs/seed-errata.md).
-pub const SHF_MERCURY_DEFERRED: u64 = super::mercury::SHF_MERCURY;
+/// `link::mercury_merge` (docs/seed-errata.md).
+pub const SHF_MERCURY_DEFERRED: u64 = super::state::mercury::SHF_MERCURY;
 
 const MERCURY_ELSEWHERE: &str = "Mercury companion section: merged by link::mercury";
 
@@ -128,8 +129,8 @@ impl InputMerge {
         })
     }
 
-    fn mercury_view(&self) -> super::mercury::MergeView<'_> {
-        super::mercury::MergeView {
+    fn mercury_view(&self) -> super::mercury_merge::MergeView<'_> {
+        super::mercury_merge::MergeView {
             input: self.input,
             cubin: &self.cubin,
             dropped: &self.dropped,
@@ -170,7 +171,7 @@ impl InputMerge {
                     .filter(|(_, (s, _))| s.sh_type == SHT_CUDA_INFO && s.name.starts_with(".nv.info."))
                     .map(|(j, (s, &c))| (s.name.clone(), c, j as u32))
                     .collect();
-                super::mercury::start_input(st, &self.mercury_view());
+                super::mercury_merge::start_input(st, &self.mercury_view());
                 ev.push(Event::MergeInputStart {
                     input: self.input,
                     name: st.input_name(self.input).to_string(),
@@ -531,7 +532,7 @@ impl InputMerge {
         self.dropped.insert(text);
         for (j, s) in self.cubin.sections.iter().enumerate() {
             // Mercury sections' sh_info counts in their own numbering
-            // (link::mercury decides for them).
+            // (link::mercury_merge decides for them).
             if s.flags & SHF_MERCURY_DEFERRED == 0
                 && s.info as usize == text
                 && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
@@ -806,7 +807,7 @@ impl InputMerge {
             return Ok(());
         }
         if s.flags & SHF_MERCURY_DEFERRED != 0 {
-            super::mercury::merge_section(st, &self.mercury_view(), j, ev);
+            super::mercury_merge::merge_section(st, &self.mercury_view(), j, ev);
             return Ok(());
         }
         match s.sh_type {
@@ -1178,7 +1179,7 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
     // lists its static kernels' banks in the reverse of its symbols: real
     // world cdpSimplePrint sm_100; cdp_local_undefined_sm100); sm_90
     // keeps the input's order (dynpar_cudadevrt_sm90).
-    let mercury = c.sections.iter().any(super::mercury::is_mercury);
+    let mercury = c.sections.iter().any(super::state::mercury::is_mercury);
     let mut first_symbol: Vec<Option<u32>> = vec![None; n];
     let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
     for (i, s) in c.symbols.iter().enumerate().skip(1) {
@@ -1188,7 +1189,7 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
         }
         if s.sym_type == STT_FUNC {
             if first_function[j].is_none() {
-                first_function[j] = Some((i as u32, s.other & super::reach::STO_ENTRY != 0));
+                first_function[j] = Some((i as u32, s.other & super::state::query::STO_ENTRY != 0));
             }
         } else if first_symbol[j].is_none() {
             first_symbol[j] = Some(i as u32);
@@ -1275,55 +1276,6 @@ pub fn frame_cies(d: &[u8]) -> Vec<u64> {
         .filter(|r| r.cie)
         .map(|r| r.offset)
         .collect()
-}
-
-/// One CIE or FDE of a `.debug_frame`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FrameRecord {
-    pub offset: u64,
-    /// Whole record, length field included.
-    pub size: u64,
-    pub cie: bool,
-    /// 64-bit DWARF.
-    pub wide: bool,
-}
-
-/// The records of a `.debug_frame`, up to the first malformed one.
-pub fn frame_records(d: &[u8]) -> Vec<FrameRecord> {
-    let mut out = Vec::new();
-    let mut at = 0usize;
-    let word = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let dword = |o: usize| {
-        d.get(o..o + 8)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-    };
-    while at < d.len() {
-        let Some(len32) = word(at) else { break };
-        let (wide, len, head) = if len32 == 0xffff_ffff {
-            let Some(l) = dword(at + 4) else { break };
-            (true, l, 12u64)
-        } else {
-            (false, len32 as u64, 4u64)
-        };
-        let Some(size) = len.checked_add(head) else { break };
-        if len == 0 || size > (d.len() - at) as u64 {
-            break;
-        }
-        let id_at = at + head as usize;
-        let cie = if wide {
-            dword(id_at) == Some(u64::MAX)
-        } else {
-            word(id_at) == Some(u32::MAX)
-        };
-        out.push(FrameRecord {
-            offset: at as u64,
-            size,
-            cie,
-            wide,
-        });
-        at += size as usize;
-    }
-    out
 }
 
 /// nvlink's classification of a section by name (seed 001: NOBITS and

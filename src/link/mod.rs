@@ -5,6 +5,16 @@
 //! under construction, `merge` (with `weak`) folds each input into it, and
 //! `pipeline::Linker` steps the whole thing one unit of work at a time,
 //! returning typed `event`s.
+//!
+//! The modules form no import circle. At the bottom `options` and the read
+//! phase, `inputs` (+ `ptx`, `system_lib`), which needs nothing else of the
+//! linker; then the shared definitions `state` (with its `query` helpers;
+//! it keeps the inputs' host-object lists), `event` and `setup`; then the
+//! phases in pipeline order, each importing only those and earlier phases:
+//! `lto`, `merge` (+ `weak`, `frame_edit`, `mercury_merge`),
+//! `reach`, `dce`, `layout` (+ `constant2`, `bindless`, `uidx`, `uft`),
+//! `out`, `reloc`, `finalize`, `mercury`, `emit`; `pipeline` on top, which
+//! no phase imports.
 
 pub mod bindless;
 pub mod compat;
@@ -19,13 +29,16 @@ pub mod inputs;
 pub mod layout;
 pub mod lto;
 pub mod mercury;
+pub mod mercury_merge;
 pub mod merge;
 pub mod options;
+pub mod out;
 pub mod pipeline;
 pub mod ptx;
 pub mod reach;
 pub mod register;
 pub mod reloc;
+pub mod setup;
 pub mod shared_order;
 pub mod state;
 pub mod system_lib;
@@ -36,7 +49,8 @@ pub mod weak;
 
 use std::path::{Path, PathBuf};
 
-pub use pipeline::{LinkSetup, Linker, Step};
+pub use pipeline::{Linker, Step};
+pub use setup::LinkSetup;
 
 /// A linker for nvlink's command line `args` (without the program name),
 /// with relative file names read from `dir`. Command-line errors come back

@@ -13,10 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::STT_SECTION;
 
+use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
-
-/// st_other bit of a kernel (cuobjdump: ENTRY).
-pub const STO_ENTRY: u8 = 0x10;
 
 /// Every symbol referenced from reachable code or from data.
 pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
@@ -84,7 +82,7 @@ pub struct References {
 
 impl References {
     pub fn of(st: &LinkState) -> Self {
-        let owners = super::layout::text_owners(st);
+        let owners = super::state::query::text_owners(st);
         let function_of = |s: SymIdx| -> SymIdx {
             match st.symbol(s) {
                 Some(sym) if sym.sym_type == STT_SECTION => match sym.place {

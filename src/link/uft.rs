@@ -37,16 +37,14 @@
 //! phase owns.
 
 use std::collections::HashMap;
-use std::fmt;
-
-use serde::Serialize;
 
 use crate::cubin::consts::{STB_GLOBAL, STB_LOCAL, STT_FUNC, STT_SECTION};
 
 use super::diag::Diagnostic;
 use super::event::Event;
-use super::layout::LayoutEvent;
-use super::pipeline::LinkSetup;
+use super::event::layout::LayoutEvent;
+pub use super::event::layout::{Table, UftEvent};
+use super::setup::LinkSetup;
 use super::state::{LinkState, OutSymbol, OutTable, Place, SymFixup, SymIdx};
 use super::uidx::{self, Uidx, UidxRecord};
 
@@ -66,130 +64,6 @@ pub const STUB_PREFIX: &str = "__cuda_uf_stub_";
 const MERGED_ATTR: u32 = 6;
 /// Mercury instruction size: interleaving adds two per slot.
 const MERCURY_INSN: u64 = 16;
-
-/// Which table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Table {
-    Uft,
-    Udt,
-}
-
-impl Table {
-    pub fn section(self) -> &'static str {
-        match self {
-            Table::Uft => ".nv.uft",
-            Table::Udt => ".nv.udt",
-        }
-    }
-    pub fn entry_section(self) -> &'static str {
-        match self {
-            Table::Uft => ".nv.uft.entry",
-            Table::Udt => ".nv.udt.entry",
-        }
-    }
-    fn short(self) -> &'static str {
-        match self {
-            Table::Uft => "uft",
-            Table::Udt => "udt",
-        }
-    }
-}
-
-/// A decision of this sub-phase.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub enum UftEvent {
-    /// The index file was read; it goes to the output as `.nv.uidx`.
-    IndexLoaded {
-        path: String,
-        uft_window: u64,
-        uft_records: usize,
-        udt_window: u64,
-        udt_records: usize,
-    },
-    /// A `__UFT*`/`__UDT*` placeholder stays in the output (an index file was given).
-    PlaceholderKept { name: String },
-    /// An entry went into the UUID map (or, its key taken, to the conflict list).
-    EntryMapped {
-        table: Table,
-        index: usize,
-        uuid: (u64, u64),
-        key: u64,
-        stub: String,
-        conflict: bool,
-    },
-    /// An index record placed an entry's slot.
-    SlotAssigned {
-        table: Table,
-        uuid: (u64, u64),
-        stub: String,
-        from: u64,
-        to: u64,
-        size: u64,
-    },
-    /// The table was rebuilt from the placed slots.
-    TableRebuilt { table: Table, size: u64, interleaved: bool },
-}
-
-impl fmt::Display for UftEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UftEvent::IndexLoaded {
-                path,
-                uft_window,
-                uft_records,
-                udt_window,
-                udt_records,
-            } => write!(
-                f,
-                "read index {path}: uft window {uft_window:#x} ({uft_records} records), udt window {udt_window:#x} ({udt_records} records)"
-            ),
-            UftEvent::PlaceholderKept { name } => write!(f, "kept placeholder {name} (index file given)"),
-            UftEvent::EntryMapped {
-                table,
-                index,
-                uuid,
-                key,
-                stub,
-                conflict,
-            } => write!(
-                f,
-                "{} entry {index} <{:016x},{:016x}> ({stub}) key {key:#x}{}",
-                table.short(),
-                uuid.0,
-                uuid.1,
-                if *conflict {
-                    ": key taken, to the conflict list"
-                } else {
-                    ""
-                }
-            ),
-            UftEvent::SlotAssigned {
-                table,
-                uuid,
-                stub,
-                from,
-                to,
-                size,
-            } => write!(
-                f,
-                "{} slot <{:016x},{:016x}> ({stub}): {size:#x} bytes from {from:#x} to {to:#x}",
-                table.short(),
-                uuid.0,
-                uuid.1
-            ),
-            UftEvent::TableRebuilt {
-                table,
-                size,
-                interleaved,
-            } => write!(
-                f,
-                "rebuilt {} ({size:#x} bytes{})",
-                table.section(),
-                if *interleaved { ", Mercury interleaved" } else { "" }
-            ),
-        }
-    }
-}
 
 /// One entry record of the merged entry table.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use crate::cubin::consts::{STB_LOCAL, STT_FUNC, STT_OBJECT, STT_SECTION};
 use crate::debug::breakpoint::reloc_type_name;
 use crate::link::dce::DceEvent;
 use crate::link::event::Event;
-use crate::link::reach::STO_ENTRY;
+use crate::link::state::query::STO_ENTRY;
 use crate::link::state::{LinkState, Place, SectionClass, SymIdx};
 
 use super::run::{LinkRun, archive_member};
@@ -213,7 +213,7 @@ fn kernel_rule(st: &LinkState, run: &LinkRun, name: &str) -> String {
 impl KeepGraph {
     pub fn of(run: &LinkRun) -> KeepGraph {
         let st = run.keep_state();
-        let owners = crate::link::layout::text_owners(st);
+        let owners = crate::link::state::query::text_owners(st);
         let mut g = KeepGraph {
             state: st.clone(),
             ..Default::default()

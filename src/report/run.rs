@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::link::event::{Event, Phase};
-use crate::link::pipeline::LinkSetup;
+use crate::link::setup::LinkSetup;
 use crate::link::state::LinkState;
 use crate::link::{self, Linker, options};
 

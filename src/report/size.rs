@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::{STT_FUNC, STT_SECTION};
-use crate::link::reach::{References, STO_ENTRY};
+use crate::link::reach::References;
+use crate::link::state::query::STO_ENTRY;
 
 use super::elf::{self, Shdr};
 use super::labels;

@@ -5,8 +5,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::link::event::Event;
+use crate::link::event::reloc::FieldChange;
 use crate::link::reloc::RelocEvent;
-use crate::link::reloc::apply::FieldChange;
 use crate::link::reloc::bits;
 use crate::link::reloc::descriptors::{self, Kind};
 

@@ -9,8 +9,8 @@ use crate::cubin::callgraph::Record;
 use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, STT_FUNC};
 use crate::cubin::{prototype, read};
 
-use super::super::emit::symbol_order;
-use super::super::state::{LinkState, Place, SymIdx};
+use crate::link::out::symbol_order;
+use crate::link::state::{LinkState, Place, SymIdx};
 
 /// st_other bit of a kernel (`.entry`).
 pub const STO_ENTRY: u8 = 0x10;
@@ -91,11 +91,6 @@ pub struct Graph {
 /// True for a symbol that is in the output.
 pub fn present(st: &LinkState, i: SymIdx) -> bool {
     st.symbol(i).is_some_and(|s| !s.removed)
-}
-
-pub fn is_kernel(st: &LinkState, i: SymIdx) -> bool {
-    st.symbol(i)
-        .is_some_and(|s| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined())
 }
 
 impl Graph {

@@ -24,8 +24,8 @@ use std::collections::HashMap;
 
 use crate::cubin::nvinfo::{Block, Entry, Value, code};
 
-use super::super::state::{LinkState, OutNvInfo, SymIdx};
 use super::graph::{self, Graph};
+use crate::link::state::{LinkState, OutNvInfo, SymIdx};
 
 /// Stack size nvlink writes when recursion makes it unknown.
 pub const UNKNOWN_STACK: u32 = 0xffff_ffff;
@@ -116,7 +116,9 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                     .copied()
                     .filter(|&s| stays_extern(st, SymIdx(s as i32)))
                     .collect();
-                let names_kernel = names.iter().any(|&s| graph::is_kernel(st, SymIdx(s as i32)));
+                let names_kernel = names
+                    .iter()
+                    .any(|&s| crate::link::state::query::is_kernel(st, SymIdx(s as i32)));
                 Some(ExternsRecord {
                     function,
                     names,
@@ -262,7 +264,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         }
         // In output symbol order (dynpar_cudadevrt_sm90: libcudadevrt's
         // local kernels before the program's global ones).
-        let order = super::super::emit::symbol_order(st);
+        let order = crate::link::out::symbol_order(st);
         let mut kernels: Vec<&KernelProps> = kernels.iter().collect();
         kernels.sort_by_key(|k| order.index.get(&k.kernel).copied().unwrap_or(u32::MAX));
         for k in kernels {
@@ -399,7 +401,7 @@ fn order_inherited(
 /// keeps `_Z5childPii`).
 fn stays_extern(st: &LinkState, i: SymIdx) -> bool {
     st.symbol(i)
-        .is_some_and(|y| !y.removed && (!y.is_defined() || graph::is_kernel(st, i)))
+        .is_some_and(|y| !y.removed && (!y.is_defined() || crate::link::state::query::is_kernel(st, i)))
 }
 
 /// One function's EXTERNS record, as read: its kept names, and whether one

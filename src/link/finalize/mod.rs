@@ -9,57 +9,13 @@ pub mod graph;
 pub mod info;
 pub mod tables;
 
-use std::fmt;
-
-use serde::Serialize;
-
 use super::diag::Diagnostic;
 use super::event::Event;
-use super::pipeline::LinkSetup;
+pub use super::event::finalize::FinalizeEvent;
+use super::setup::LinkSetup;
 use super::state::{LinkState, SymIdx};
 use graph::{Graph, InputTables};
 use info::KernelProps;
-
-/// A finalize decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum FinalizeEvent {
-    /// A property of a function, computed or propagated.
-    Property {
-        function: String,
-        property: String,
-        value: u64,
-    },
-    /// A kernel's register count raised to a callee's.
-    RegcountPropagated { kernel: String, from: String, regs: u32 },
-    /// A kernel whose stack size recursion makes unknown.
-    StackUnknown { kernel: String },
-    /// A table or note of the output built.
-    TableBuilt { name: String, records: usize },
-    /// The output's e_flags.
-    Flags { e_flags: u32 },
-}
-
-impl fmt::Display for FinalizeEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = super::event::shown;
-        match self {
-            FinalizeEvent::Property {
-                function,
-                property,
-                value,
-            } => write!(f, "{}: {property} = {value:#x}", shown(function)),
-            FinalizeEvent::RegcountPropagated { kernel, from, regs } => {
-                write!(f, "{}: regcount {regs} from {}", shown(kernel), shown(from))
-            }
-            FinalizeEvent::StackUnknown { kernel } => {
-                write!(f, "{}: stack size unknown (recursion)", shown(kernel))
-            }
-            FinalizeEvent::TableBuilt { name, records } => write!(f, "built {name} ({records} records)"),
-            FinalizeEvent::Flags { e_flags } => write!(f, "e_flags = {e_flags:#x}"),
-        }
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Stage {
@@ -141,7 +97,7 @@ impl Finalize {
                     .funcs
                     .iter()
                     .copied()
-                    .filter(|&f| graph::is_kernel(st, f))
+                    .filter(|&f| crate::link::state::query::is_kernel(st, f))
                     .collect();
                 Stage::Kernel(0)
             }
@@ -339,7 +295,7 @@ impl Finalize {
         ];
         for (k, &f) in self.graph.funcs.iter().enumerate() {
             let mut line = format!("{}: ", k + 1);
-            if graph::is_kernel(st, f) {
+            if crate::link::state::query::is_kernel(st, f) {
                 line.push('^');
             }
             if self.graph.taken.iter().any(|(t, _)| *t == f) {
@@ -499,7 +455,7 @@ fn edg_style(d: &str) -> String {
 /// after relocation, whose fields take the offsets without the cap.
 fn debug_shared_symbols(st: &mut LinkState) {
     use crate::cubin::consts::{STT_OBJECT, STT_SECTION};
-    use crate::link::pipeline::STO_SHARED;
+    use crate::link::state::query::STO_SHARED;
     let cap = st
         .lookup(".nv.reservedSmem.cap")
         .and_then(|i| st.symbol(i))

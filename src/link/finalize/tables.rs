@@ -10,9 +10,9 @@ use crate::cubin::prototype::{ProtoRecord, Prototypes};
 use crate::cubin::read;
 use crate::cubin::rel_action::{Action, RelAction};
 
-use super::super::emit::symbol_order;
-use super::super::state::{LinkState, OutCallEdge, OutNote, OutTable, SymIdx};
 use super::graph::{self, InputTables};
+use crate::link::out::symbol_order;
+use crate::link::state::{LinkState, OutCallEdge, OutNote, OutTable, SymIdx};
 
 /// The prototype strings of the output, in nvlink's `.strtab` order: each
 /// input's strings (those its call graph and prototypes use) by offset,

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::link::event::reloc::FieldChange;
+
 use super::bits;
 use super::descriptors::{Desc, Kind};
 
@@ -21,15 +23,6 @@ pub struct Inputs {
     /// nvlink's non-absolute mode, for SHT_REL records: each field's old
     /// contents (the implicit addend) are added to the value.
     pub additive: bool,
-}
-
-/// One field written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct FieldChange {
-    pub bit: u16,
-    pub width: u8,
-    pub before: u64,
-    pub after: u64,
 }
 
 /// Why a relocation could not be applied.

@@ -48,9 +48,6 @@ pub mod bits;
 pub mod descriptors;
 
 use std::collections::HashMap;
-use std::fmt;
-
-use serde::Serialize;
 
 use crate::cubin::consts::{
     SHT_CUDA_CONSTANT0, SHT_CUDA_GLOBAL, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_LOCAL, SHT_CUDA_SHARED, STT_CUDA_SAMPLER,
@@ -59,148 +56,14 @@ use crate::cubin::consts::{
 
 use super::diag::Diagnostic;
 use super::event::Event;
-use super::pipeline::LinkSetup;
+use super::event::reloc::FieldChange;
+pub use super::event::reloc::{MercTwin, RelocEvent};
+use super::setup::LinkSetup;
 use super::state::{LinkState, OutReloc, Place, SectionClass};
-use apply::{ApplyError, FieldChange, Inputs};
-
-/// The Mercury relocation of the same instruction as a classic one of
-/// sm_100+ code, whose type and addend make the value nvlink writes
-/// ([`descriptors::Table::Mercury`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct MercTwin {
-    pub rtype: u32,
-    pub addend: i64,
-    /// What it makes of S + its addend.
-    pub value: u64,
-}
+use apply::{ApplyError, Inputs};
 
 /// The constant bank of the program's own `__constant__` data (`.nv.constant3`).
 const USER_CONSTANT_BANK: u32 = 3;
-
-/// A relocation decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RelocEvent {
-    /// The relocation was applied to the output bytes and dropped.
-    Applied {
-        index: usize,
-        section: String,
-        offset: u64,
-        rtype: String,
-        symbol: String,
-        s: u64,
-        a: i64,
-        /// Each field written, with its bits before and after.
-        fields: Vec<FieldChange>,
-        /// On sm_100+ code, the Mercury twin that gave the value written.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        mercury: Option<MercTwin>,
-    },
-    /// The relocation stays in the output for the driver.
-    Kept {
-        index: usize,
-        section: String,
-        offset: u64,
-        rtype: String,
-        symbol: String,
-        /// The type written, when nvlink rewrites it (R_CUDA_UNIFIED → R_CUDA_64).
-        rewritten_to: Option<String>,
-        /// The addend written, when it changed (section symbols).
-        addend: Option<i64>,
-        reason: String,
-    },
-    /// The relocation leaves the output; its fields may have been cleared.
-    Dropped {
-        index: usize,
-        section: String,
-        offset: u64,
-        rtype: String,
-        symbol: String,
-        fields: Vec<FieldChange>,
-        reason: String,
-    },
-}
-
-impl fmt::Display for RelocEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = super::event::shown;
-        match self {
-            RelocEvent::Applied {
-                section,
-                offset,
-                rtype,
-                symbol,
-                s,
-                a,
-                fields,
-                mercury,
-                ..
-            } => {
-                write!(
-                    f,
-                    "applied {rtype} at {section}+{offset:#x} against {}: S={s:#x} A={a:#x}",
-                    shown(symbol)
-                )?;
-                if let Some(m) = mercury {
-                    write!(
-                        f,
-                        "; its Mercury twin {:#x} (A={:#x}) gives {:#x}",
-                        m.rtype, m.addend, m.value
-                    )?;
-                }
-                for c in fields {
-                    write!(
-                        f,
-                        "; bits [{}, {}) {:#x} -> {:#x}",
-                        c.bit,
-                        u32::from(c.bit) + u32::from(c.width),
-                        c.before,
-                        c.after
-                    )?;
-                }
-                Ok(())
-            }
-            RelocEvent::Kept {
-                section,
-                offset,
-                rtype,
-                symbol,
-                rewritten_to,
-                addend,
-                reason,
-                ..
-            } => {
-                write!(f, "kept {rtype} at {section}+{offset:#x} against {}", shown(symbol))?;
-                if let Some(t) = rewritten_to {
-                    write!(f, " as {t}")?;
-                }
-                if let Some(a) = addend {
-                    write!(f, " with addend {a:#x}")?;
-                }
-                write!(f, " for the driver: {reason}")
-            }
-            RelocEvent::Dropped {
-                section,
-                offset,
-                rtype,
-                symbol,
-                fields,
-                reason,
-                ..
-            } => {
-                write!(
-                    f,
-                    "dropped {rtype} at {section}+{offset:#x} against {}: {reason}",
-                    shown(symbol)
-                )?;
-                if !fields.is_empty() {
-                    write!(f, " (cleared)")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
 
 /// What happens to one relocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -369,7 +232,7 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
         // Nothing can define a LOCAL name: nvlink writes all ones for an
         // object (layout gave it that value), 0 otherwise, and drops the
         // record (dynpar_cudadevrt_sm90 with -r; probed on sm_90).
-        let s = if super::layout::is_local_undefined_object(sym) {
+        let s = if super::state::query::is_local_undefined_object(sym) {
             sym.value
         } else {
             0
@@ -379,7 +242,7 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
     // `-r`: an undefined constant (all ones after layout) is written into
     // its CONST_FIELD operands, with the bank of no section, and the record
     // goes (err_undefined_var_sm90 linked with -r: `missing_c`).
-    if setup.relocatable && super::layout::is_undefined_constant(sym) && applicable {
+    if setup.relocatable && super::state::query::is_undefined_constant(sym) && applicable {
         return Decision::Apply(inputs(sym.value, apply::section_type_code(0)));
     }
     match sym.place {
@@ -533,7 +396,7 @@ fn through_mercury(
     let value = descriptors::mercury_value(rtype, x.s, addend)?;
     // The finalizer puts an undefined constant in the user bank, 3, where
     // the classic side names no section (relocatable_undefined_sm100).
-    let sec_type = if st.symbol(r.sym).is_some_and(super::layout::is_undefined_constant) {
+    let sec_type = if st.symbol(r.sym).is_some_and(super::state::query::is_undefined_constant) {
         apply::section_type_code(SHT_CUDA_CONSTANT0 + USER_CONSTANT_BANK)
     } else {
         x.sec_type
@@ -701,7 +564,7 @@ fn applied(
 
 /// Writes relocation `r`'s fields into its section's bytes; None when its
 /// type has no descriptor on this architecture.
-fn patch(st: &mut LinkState, r: &OutReloc, sm: u32, x: Inputs) -> Option<Result<Vec<apply::FieldChange>, ApplyError>> {
+fn patch(st: &mut LinkState, r: &OutReloc, sm: u32, x: Inputs) -> Option<Result<Vec<FieldChange>, ApplyError>> {
     let d = descriptors::cuda(r.rtype, sm)?;
     Some(match st.sections.get_mut(r.section) {
         Some(s) => apply::apply(d, &mut s.data, r.offset, x),

@@ -1,5 +1,12 @@
 //! Events: one for every decision the linker takes, typed and serializable,
 //! each carrying what a person needs to understand it.
+//!
+//! [`Event`] and the decisions of the read, merge and resolve steps live
+//! here; each later phase's own decision type lives in a submodule (`dce`,
+//! `layout` with bindless and uft, `reloc`, `finalize`, `mercury`, `lto`),
+//! so that this module, like `state`, sits below every phase: the phases
+//! import their event types from here (and re-export them), never the
+//! other way round.
 
 use std::fmt;
 
@@ -7,6 +14,13 @@ use serde::Serialize;
 
 use super::diag::Diagnostic;
 use super::state::SymIdx;
+
+pub mod dce;
+pub mod finalize;
+pub mod layout;
+pub mod lto;
+pub mod mercury;
+pub mod reloc;
 
 /// The pipeline's phases, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -135,16 +149,16 @@ pub enum Event {
         phase: Phase,
     },
     /// A dead-code-elimination decision (`link::dce`).
-    Dce(super::dce::DceEvent),
+    Dce(dce::DceEvent),
     /// A layout decision: an offset, a bindless rewrite, a UFT/UDT slot (`link::layout`).
-    Layout(super::layout::LayoutEvent),
+    Layout(layout::LayoutEvent),
     /// A relocation applied or kept for the driver (`link::reloc`).
-    Reloc(super::reloc::RelocEvent),
+    Reloc(reloc::RelocEvent),
     /// A finalize decision: a propagated property, a rebuilt table (`link::finalize`).
-    Finalize(super::finalize::FinalizeEvent),
+    Finalize(finalize::FinalizeEvent),
     /// A Mercury (sm_100+) companion section, relocation or record merged
-    /// or dropped (`link::mercury`).
-    Mercury(super::mercury::MercEvent),
+    /// or dropped (`link::mercury_merge`, `link::mercury`).
+    Mercury(mercury::MercEvent),
     /// The output file was written (or would be: `path` is None when not asked for).
     OutputWritten {
         path: Option<String>,
@@ -170,7 +184,7 @@ pub enum Event {
     /// time each took, and what came out.
     LtoCompiled {
         modules: Vec<String>,
-        compiled: Box<super::lto::Compiled>,
+        compiled: Box<lto::Compiled>,
         cubin_bytes: usize,
     },
     /// Something on the command line contributed no cubin.

@@ -17,6 +17,10 @@ use crate::cubin::nvinfo::Entry;
 
 use super::diag::Diagnostic;
 
+pub mod bindless;
+pub mod mercury;
+pub mod query;
+
 /// A signed output symbol index (0 is the null symbol).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct SymIdx(pub i32);
@@ -330,10 +334,11 @@ pub struct LinkState {
     /// The bindless table layout built (`link::bindless`): where it starts,
     /// its slots, the kernels that got it. None before that sub-phase, or
     /// when it had nothing to do.
-    pub bindless: Option<super::bindless::Table>,
+    pub bindless: Option<bindless::Table>,
     /// The Mercury (sm_100+) companion sections, relocations and records
-    /// the merge collected (`link::mercury`); emitted beside the classic ones.
-    pub mercury: super::mercury::MercState,
+    /// the merge collected (`link::mercury_merge`, types in `state::mercury`);
+    /// emitted beside the classic ones (`link::mercury`).
+    pub mercury: mercury::MercState,
     /// Symbol indices stored inside section bytes (the `symidx` word of
     /// `.nv.uft.entry`/`.nv.udt.entry` records, `link::uft`): emit writes the
     /// symbol's output index as a little-endian u32 at (section, offset).

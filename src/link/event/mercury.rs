@@ -1,0 +1,83 @@
+//! The events of the Mercury (sm_100+) companion sections
+//! (`link::mercury_merge`, `link::mercury`).
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// A Mercury decision, for the debugger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MercEvent {
+    /// An input Mercury section was placed in an output Mercury section.
+    SectionMapped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        offset: u64,
+        created: bool,
+        /// A later weak definition's code replaced the earlier one.
+        replaced: bool,
+    },
+    /// An input Mercury section was not merged.
+    SectionSkipped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        reason: String,
+    },
+    /// Records of a `.nv.merc.nv.info*` or `.nv.merc.rela*` section were translated.
+    RecordsMapped {
+        input: usize,
+        in_section: usize,
+        name: String,
+        kept: usize,
+        dropped: usize,
+    },
+}
+
+impl fmt::Display for MercEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MercEvent::SectionMapped {
+                input,
+                in_section,
+                name,
+                offset,
+                created,
+                replaced,
+            } => {
+                let how = if *replaced {
+                    " (replaces the earlier code)"
+                } else if *created {
+                    " (new)"
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    "mercury: input #{input} section {in_section} {name} placed at {offset:#x}{how}"
+                )
+            }
+            MercEvent::SectionSkipped {
+                input,
+                in_section,
+                name,
+                reason,
+            } => write!(
+                f,
+                "mercury: input #{input} section {in_section} {name} skipped: {reason}"
+            ),
+            MercEvent::RecordsMapped {
+                input,
+                in_section,
+                name,
+                kept,
+                dropped,
+            } => write!(
+                f,
+                "mercury: input #{input} section {in_section} {name}: {kept} records kept, {dropped} dropped"
+            ),
+        }
+    }
+}
