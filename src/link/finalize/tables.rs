@@ -132,9 +132,25 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
 /// first one read), in output symbol order.
 pub fn prototype_table(st: &LinkState, tables: &[InputTables], offsets: &HashMap<String, u32>) -> Option<OutTable> {
     let order = symbol_order(st);
+    // A function whose address is taken (the call graph's -2 list) has its
+    // prototype there: nvlink drops its record here, and the table when
+    // nothing is left (a function-pointer table or a virtual function
+    // defined in another file than its caller: proto_address_taken_sm90).
+    let address_taken: std::collections::BTreeSet<i32> = st
+        .callgraph
+        .iter()
+        .filter(|e| e.live)
+        .filter_map(|e| match e.record {
+            crate::cubin::callgraph::Record::AddressTaken { func, .. } => Some(func as i32),
+            _ => None,
+        })
+        .collect();
     let mut recs: BTreeMap<u32, ProtoRecord> = BTreeMap::new();
     for t in tables {
         for (sym, text) in &t.prototypes {
+            if address_taken.contains(&sym.0) {
+                continue;
+            }
             let (Some(&at), Some(&off)) = (order.index.get(sym), offsets.get(text)) else {
                 continue;
             };
