@@ -37,6 +37,7 @@ fn made_after_merge(name: &str) -> bool {
 /// memory. Shared variables, which layout leaves out, are not checked.
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
+    ("dce_device_launched_kernel_sm90", &["_Z8k_parentPi"]),
     ("dce_removed_extern_shared_sm90", &["_Z6k_gonePf"]),
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),

@@ -285,6 +285,30 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             _ => s,
         }
     };
+    // A kernel whose address some code takes (a launch from the device)
+    // stays although the host lists miss it, even when that code goes
+    // (lto_device_launch_sm90: `parent` launches `child`; the host launches
+    // neither; nvlink keeps `child`).
+    let launched_by_code: BTreeSet<SymIdx> = st
+        .relocs
+        .iter()
+        .filter(|r| {
+            r.live
+                && st
+                    .sections
+                    .get(r.section)
+                    .is_some_and(|s| s.class == SectionClass::Text && !s.removed)
+        })
+        .filter(|r| owners.get(&r.section) != Some(&function_of(r.sym)))
+        .map(|r| function_of(r.sym))
+        .collect();
+    dropped_kernels.retain(|(k, why)| {
+        let keep = why == HOST_UNUSED && launched_by_code.contains(k);
+        if keep {
+            roots.push(*k);
+        }
+        !keep
+    });
     // Function addresses held by data (not code, not debug information).
     for r in st.relocs.iter().filter(|r| r.live) {
         if let Some(sec) = st.sections.get(r.section)

@@ -210,20 +210,18 @@ pub fn compile(
         req.split_compile_extended
             .map(|n| format!("-split-compile-extended={n}")),
     );
-    let base_options = nvvm_options.clone();
     // Host information only counts for full LTO.
     let host = host.filter(|_| all_ir);
-    if let Some(h) = host {
-        nvvm_options.extend(h.options());
-    }
     let t = Instant::now();
+    // nvlink decides on a whole program from the code before the host
+    // lists prune it: a kernel nothing on the host launches that launches
+    // another from the device still makes the link partial, every kernel
+    // kept, libcudadevrt linked (corpus lto_cdp_sm90, lto_device_launch_sm90).
     let (mut ptx, mut nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
     let calls_out = extern_functions(&ptx).iter().any(|f| !super::setup::driver_syscall(f));
     let whole_program = all_ir && !(calls_out && devrt_given);
-    if !whole_program && host.is_some() {
-        // Partial after all (the code calls libcudadevrt): nvlink's NVVM
-        // then keeps every kernel (corpus lto_cdp_sm90).
-        nvvm_options = base_options;
+    if whole_program && let Some(h) = host {
+        nvvm_options.extend(h.options());
         (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
     }
     let nvvm_ms = t.elapsed().as_millis() as u64;

@@ -294,13 +294,29 @@ impl Linker {
             whole_program: false,
             read_order: Vec::new(),
         });
+        // nvlink's dead-code elimination takes it as a cubin file, every
+        // kernel the step kept staying (corpus lto_partial_sm90), unless all
+        // of the program was IR from host objects whose lists limit the
+        // kernels: then their lists are its own (a kernel nothing on the
+        // host launches goes, with what only it reached:
+        // lto_device_launch_sm90).
+        let lists = (plain.is_empty() && host.is_some()).then(|| {
+            let mut all = super::inputs::HostRefs::default();
+            for r in refs.iter().flatten() {
+                all.kernels.extend(r.kernels.iter().cloned());
+                all.internal_kernels.extend(r.internal_kernels.iter().cloned());
+                all.data.extend(r.data.iter().cloned());
+                all.internal_data.extend(r.internal_data.iter().cloned());
+                all.constants.extend(r.constants.iter().cloned());
+                all.internal_constants.extend(r.internal_constants.iter().cloned());
+            }
+            all
+        });
         self.loader.prepend(super::inputs::LoadedCubin {
             name: LTO_CUBIN.to_string(),
             origin: super::inputs::Origin::Lto { modules: modules.len() },
             data: cubin,
-            // nvlink's dead-code elimination takes it as a cubin file:
-            // every kernel the step kept stays (corpus lto_partial_sm90).
-            host_refs: None,
+            host_refs: lists,
             module_id: None,
         });
         to_read(ev)
