@@ -204,7 +204,10 @@ impl Dce {
             return ev;
         };
         self.next += 1;
-        if reason == HOST_UNUSED {
+        // Not for an LTO kernel the host lists miss: nvlink made no shared
+        // section name for it (lto_device_launch_sm90).
+        let input = st.symbol(f).map_or(0, |s| s.input);
+        if reason == HOST_UNUSED && !lto_unlisted(st, input, &st.symbol_name(f)) {
             // nvlink drops these kernels after it has made their shared
             // memory section: the name stays in the string tables
             // (host_obj_rdc_sm90), unlike a -kernels-used drop (kernels_used_sm90).
@@ -230,6 +233,17 @@ fn undefined_referenced(st: &LinkState) -> BTreeSet<SymIdx> {
 }
 
 /// Why a kernel no host object launches is removed.
+/// A kernel of the LTO cubin that the host objects' lists (which nvlink
+/// hands NVVM as `-kernels-used`) do not name: nvlink names its sections
+/// as `-r -kernels-used` names an unused kernel's.
+pub fn lto_unlisted(st: &LinkState, input: usize, kernel: &str) -> bool {
+    let Some(listed) = st.lto.as_ref().and_then(|l| l.kernels_listed.as_ref()) else {
+        return false;
+    };
+    st.inputs.get(input).is_some_and(|i| i.name == super::lto::LTO_CUBIN)
+        && !listed.iter().any(|p| host_match(p, kernel))
+}
+
 const HOST_UNUSED: &str = "kernel the host objects do not launch (.nvHRKE/.nvHRKI)";
 
 /// The functions to remove, each with its reason, in symbol order.

@@ -758,7 +758,11 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             if setup.relocatable && !setup.kernel_used(&f.name) {
                 continue;
             }
-            names.push(format!(".nv.shared.{}", f.name));
+            // Nor an LTO kernel the host lists do not name (its bank's
+            // relocation section name stays: lto_cdp_sm90).
+            if !super::dce::lto_unlisted(st, f.input, &f.name) {
+                names.push(format!(".nv.shared.{}", f.name));
+            }
             if !setup.relocatable {
                 names.push(format!(".rel.nv.constant0.{}", f.name));
             }
@@ -1010,13 +1014,18 @@ impl<'a> NameIndex<'a> {
         // `-r -kernels-used` makes the other kernels' `.nv.info.<k>` as a
         // device function's, in section order (kernels_used_sm90 with -r:
         // `.nv.info.k_graph` after `.nv.constant0.k_graph`).
-        let not_a_kernel =
-            |name: &str| setup.relocatable && name.strip_prefix(".nv.info.").is_some_and(|k| !setup.kernel_used(k));
+        // So does partial LTO for the LTO cubin's kernels the host lists do
+        // not name (lto_cdp_sm90, lto_device_launch_sm90: the kernel only
+        // the device launches).
+        let not_a_kernel = |input: usize, name: &str| {
+            name.strip_prefix(".nv.info.")
+                .is_some_and(|k| (setup.relocatable && !setup.kernel_used(k)) || super::dce::lto_unlisted(st, input, k))
+        };
         let mut info = HashMap::new();
         let mut info_by_input = HashMap::new();
         for (input, m) in st.maps.iter().enumerate() {
             for (name, at, j) in &m.info_creation {
-                let at = if at.0 == 0 && not_a_kernel(name) {
+                let at = if at.0 == 0 && not_a_kernel(input, name) {
                     (3, *j, 0)
                 } else {
                     *at

@@ -280,6 +280,7 @@ impl Linker {
             self.state.lto = Some(LtoRecord {
                 whole_program: true,
                 read_order: read_order(&modules),
+                kernels_listed: None,
             });
             let out = if self.setup.emit_ptx { ptx.into_bytes() } else { cubin };
             ev.push(Event::OutputWritten {
@@ -290,17 +291,14 @@ impl Linker {
             ev.push(Event::PhaseEnd { phase: Phase::Lto });
             return Stage::Done;
         }
-        self.state.lto = Some(LtoRecord {
-            whole_program: false,
-            read_order: Vec::new(),
-        });
+
         // nvlink's dead-code elimination takes it as a cubin file, every
         // kernel the step kept staying (corpus lto_partial_sm90), unless all
         // of the program was IR from host objects whose lists limit the
         // kernels: then their lists are its own (a kernel nothing on the
         // host launches goes, with what only it reached:
         // lto_device_launch_sm90).
-        let lists = (plain.is_empty() && host.is_some()).then(|| {
+        let lists = (plain.is_empty() && host.is_some() && !self.setup.relocatable).then(|| {
             let mut all = super::inputs::HostRefs::default();
             for r in refs.iter().flatten() {
                 all.kernels.extend(r.kernels.iter().cloned());
@@ -311,6 +309,13 @@ impl Linker {
                 all.internal_constants.extend(r.internal_constants.iter().cloned());
             }
             all
+        });
+        self.state.lto = Some(LtoRecord {
+            whole_program: false,
+            read_order: Vec::new(),
+            kernels_listed: lists
+                .as_ref()
+                .map(|l| l.kernels.iter().chain(&l.internal_kernels).cloned().collect()),
         });
         self.loader.prepend(super::inputs::LoadedCubin {
             name: LTO_CUBIN.to_string(),

@@ -367,6 +367,10 @@ pub struct LtoRecord {
     pub whole_program: bool,
     /// Everything read, in reading order: IR modules and linked inputs.
     pub read_order: Vec<ReadItem>,
+    /// Partial LTO of a program all IR from host objects whose lists limit
+    /// the kernels: those lists' kernel patterns (`_Z4used*`), which nvlink
+    /// names the LTO cubin's kernels by, as `-kernels-used` (`link::emit`).
+    pub kernels_listed: Option<Vec<String>>,
 }
 
 /// One item of [`LtoRecord::read_order`].
