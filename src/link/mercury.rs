@@ -49,6 +49,11 @@
 //!   offset in its Mercury bank, a bindless slot's offset in the header
 //!   table) into the operand field the capsule keeps for the instruction
 //!   (`cubin::capsule`; located by `capsule_twins`).
+//!
+//! It stays one file because it is one concept, the Mercury half of the
+//! output that emit's classic half mirrors: its symbol table, its tables and
+//! the relocation values in its capsules are one mapping from the classic
+//! output (the merge half lives in `mercury_merge`).
 
 use std::collections::{BTreeSet, HashMap};
 
