@@ -396,7 +396,10 @@ impl StrTab {
 fn align_up(v: u64, a: u64) -> Option<u64> {
     match a {
         0 | 1 => Some(v),
-        a if a.is_power_of_two() && a <= 1 << 20 => v.checked_next_multiple_of(a),
+        // nvlink writes alignments that are not powers of two (a `-r`
+        // output's extern shared instance offset, 0x30) and places such a
+        // section at a multiple of it.
+        a if a <= 1 << 20 => v.checked_next_multiple_of(a),
         _ => None,
     }
 }

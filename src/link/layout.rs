@@ -718,7 +718,7 @@ impl Layout {
         // `.nv_debug.shared` is aligned for its extern arrays too, and the
         // kernels using the prefix take that alignment (generated kernels:
         // 16, not the variables' 4).
-        for x in self.externs.keys() {
+        for x in self.externs.keys().filter(|&&x| !is_instance(st, x)) {
             max_align = max_align.max(st.input_values.get(x).copied().unwrap_or(1).max(1));
         }
         self.module_align = max_align;
@@ -751,6 +751,13 @@ impl Layout {
                 .iter()
                 .filter(|v| reach.contains(v) && !self.prefix.contains(v)),
         );
+        // A section with no variables keeps the size its inputs gave it: a
+        // `-r` output's `.nv.shared.<k>` grown for its `externsharedinstance`
+        // (rel_extern_shared_sm90: 0x20, the array at 0x20).
+        if own.is_empty() && !uses_prefix && !st.sections[k.section].contributions.is_empty() {
+            cur = st.sections[k.section].size;
+            align = align.max(st.sections[k.section].align);
+        }
         let pool = shared_order::kernel_order(&own, |v| (self.alignment(st, *v), st.symbol(*v).map_or(0, |s| s.size)));
         let section = st.sections[k.section].name.clone();
         for idx in pool {
@@ -773,6 +780,14 @@ impl Layout {
         let mut end = cur;
         for (&x, need) in self.externs.iter_mut() {
             if reach.contains(&x) {
+                // Its st_value is its alignment, taken as it is: an
+                // `externsharedinstance` of a `-r` output has its offset there
+                // (0x30, not a power of two), and nvlink rounds up to a
+                // multiple of it (rel_extern_shared_sm90).
+                // Its st_value is its alignment, taken as it is: an
+                // `externsharedinstance` of a `-r` output has its offset there
+                // (0x30, not a power of two), and nvlink rounds up to a
+                // multiple of it (rel_extern_shared_sm90).
                 let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
                 let at = align_up(cur, a);
                 *need = (*need).max(at);
@@ -934,8 +949,12 @@ impl Layout {
             ev,
         );
         for (&x, &offset) in &self.externs {
-            let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
-            st.sections[k].align = st.sections[k].align.max(a);
+            // A `-r` output's `externsharedinstance` belongs to its kernels:
+            // it leaves `.nv_debug.shared`'s alignment (rel_extern_shared_sm90).
+            if !is_instance(st, x) {
+                let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
+                st.sections[k].align = st.sections[k].align.max(a);
+            }
             place_extern(st, x, k, offset, ev);
         }
     }
@@ -1118,4 +1137,10 @@ impl Layout {
             }
         }
     }
+}
+
+/// An `externsharedinstance`: the extern shared array a `-r` link made for
+/// one kernel.
+fn is_instance(st: &LinkState, x: SymIdx) -> bool {
+    st.symbol(x).is_some_and(|s| s.name == EXTERN_INSTANCE)
 }
