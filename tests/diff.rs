@@ -106,6 +106,8 @@ fn every_golden_is_equivalent_to_itself_and_differs_from_every_other() {
         ],
         vec!["extern_call_sm90", "fatbin_input_sm90"],
         vec!["host_obj_ptx_jit_sm90", "host_obj_sm80_into_sm90_jit"],
+        // The same link; -suppress-stack-size-warning changes only the messages.
+        vec!["recursion_stack_sm90", "stack_suppressed_sm90"],
         vec![
             "weak_func_ptx_inputs_new_first_sm90",
             "weak_func_ptx_inputs_old_first_sm90",

@@ -102,6 +102,15 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
     let status = linker.exit_status();
     if status != 0 || linker.failed() {
         linked.status = if status != 0 { status } else { 1 };
+        // Errors that are not fatal (an undefined reference, -Werror):
+        // nvlink still writes the registration file (status 255), not after
+        // a fatal one (status 1).
+        if status == 255
+            && let Some(reg) = opts.register_link_binaries.as_deref()
+        {
+            let text = link::register::contents(linker.state(), dir);
+            let _ = write_output(&in_dir(dir, reg), text.as_bytes());
+        }
         return linked;
     }
     let (Some(bytes), Some(path)) = (linker.output(), opts.output_file.as_deref()) else {

@@ -266,7 +266,14 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 zero_value(&mut e.value);
             }
         }
-        if let Some(t) = target.filter(|t| t.is_accelerated()) {
+        // Inputs all built for the accelerated target keep their
+        // CAN_FASTPATH_FINALIZE (sm_100a objects into sm_100a: 9 stays 9;
+        // arch_sm100a_native); the plain SM's are masked.
+        let native = parsed
+            .iter()
+            .flatten()
+            .all(|c| crate::arch::input::InputArch::of_cubin(c).accelerated);
+        if let Some(t) = target.filter(|t| t.is_accelerated() && !native) {
             accelerated_compat(&mut entries, t.sm);
         }
         let c = Compat {

@@ -568,8 +568,13 @@ impl Linker {
     /// one (with its start and end events). Errors stop the link at the end
     /// of the phase that reported them.
     fn next_phase(&mut self, done: bool, same: Stage, phase: Phase, ev: &mut Vec<Event>) -> Stage {
-        for e in ev.iter() {
+        for e in ev.iter_mut() {
             if let Event::Diagnostic(d) = e {
+                // A phase's warnings are errors under -Werror too (the
+                // stack-size warning: rec_stack_werror_sm90).
+                if d.severity == Severity::Warning && self.setup.werror {
+                    d.severity = Severity::Error;
+                }
                 self.state.diagnostics.push(d.clone());
             }
         }

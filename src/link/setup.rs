@@ -24,6 +24,8 @@ pub struct LinkSetup {
     pub disable_warnings: bool,
     /// `-Werror`: warnings become errors.
     pub werror: bool,
+    /// `-suppress-stack-size-warning`.
+    pub suppress_stack_size_warning: bool,
     /// `-v`: finalize reports gmem and each kernel's properties (info lines).
     pub verbose: bool,
     /// `--dump-callgraph` or `--dump-callgraph-no-demangle`: finalize prints
@@ -73,6 +75,7 @@ impl LinkSetup {
             report_arch: o.report_arch,
             disable_warnings: o.disable_warnings,
             werror: o.werror,
+            suppress_stack_size_warning: o.suppress_stack_size_warning,
             verbose: o.verbose,
             dump_callgraph: o.dump_callgraph || o.dump_callgraph_no_demangle,
             kernels_used: o.kernels_used.clone(),

@@ -254,7 +254,7 @@ impl Finalize {
             return out;
         }
         for p in self.props.iter().rev() {
-            if p.stack.is_none() {
+            if p.stack.is_none() && !setup.suppress_stack_size_warning {
                 out.push(Diagnostic::warning(format!(
                     "Stack size for entry function '{}' cannot be statically determined",
                     st.symbol_name(p.kernel)
