@@ -145,7 +145,7 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         // the user constant bank no room of their own: they point at the
         // classic bytes, which are the same (every sm_100+ corpus output
         // with globals or `__constant__` data, `-r` ones included).
-        if let Some(&(_, classic)) = MERCURY_OVER_CLASSIC.iter().find(|(m, _)| *m == s.name)
+        if let Some(classic) = classic_twin(&s.name)
             && let Some(j) = c.sections[..i].iter().position(|x| x.name == classic)
             && data_of(j) == data_of(i)
             && offsets[j].is_multiple_of(s.align.max(1))
@@ -313,6 +313,19 @@ const MERCURY_OVER_CLASSIC: [(&str, &str); 2] = [
     (".nv.merc.nv.global.init", ".nv.global.init"),
     (".nv.merc.nv.constant.user", ".nv.constant3"),
 ];
+
+/// The classic section a Mercury copy may share its bytes with: the ones
+/// above, and the debug copies (`.nv.merc.debug_info` over `.debug_info`,
+/// `.nv.merc.nv_debug_ptx_txt.<hash>` over `.nv_debug_ptx_txt.<hash>`: a
+/// `-lineinfo` or `-G` link for sm_100+, found by a sweep of programs of
+/// our own), when their bytes are the same.
+fn classic_twin(name: &str) -> Option<String> {
+    if let Some(&(_, classic)) = MERCURY_OVER_CLASSIC.iter().find(|(m, _)| *m == name) {
+        return Some(classic.to_string());
+    }
+    let rest = name.strip_prefix(".nv.merc.")?;
+    (rest.starts_with("debug_") || rest.starts_with("nv_debug")).then(|| format!(".{rest}"))
+}
 
 /// Where the section header table starts after the last section's bytes.
 /// nvlink aligns it to 8 in the files it lays out in index order (every
