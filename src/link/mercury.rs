@@ -265,7 +265,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         let classic = m.sections[k]
             .rela
             .as_ref()
-            .map(|(n, _)| n.replacen(".nv.merc", "", 1))
+            // The user constant bank's classic twin is `.nv.constant3`
+            // (`.nv.merc.rela.nv.constant.user` beside `.rela.nv.constant3`:
+            // merc_constant_address_sm100).
+            .map(|(n, _)| {
+                n.replacen(".nv.merc", "", 1)
+                    .replace(".nv.constant.user", ".nv.constant3")
+            })
             .unwrap_or_default();
         let text = twin_text(c, &classic_index, &m.sections[k]);
         (attached(c, &classic, text).unwrap_or(usize::MAX), k)
