@@ -147,6 +147,17 @@ pub struct HostRefs {
 }
 
 impl HostRefs {
+    /// Adds `other`'s lists to these (the lists of several host objects as
+    /// one: the LTO cubin made from their IR).
+    pub fn extend(&mut self, other: &HostRefs) {
+        self.kernels.extend(other.kernels.iter().cloned());
+        self.internal_kernels.extend(other.internal_kernels.iter().cloned());
+        self.data.extend(other.data.iter().cloned());
+        self.internal_data.extend(other.internal_data.iter().cloned());
+        self.constants.extend(other.constants.iter().cloned());
+        self.internal_constants.extend(other.internal_constants.iter().cloned());
+    }
+
     /// The lists of a host ELF object; None when it has no `.nvHR*` section.
     pub fn of(data: &[u8]) -> Option<HostRefs> {
         let elf = host::parse(data).ok()?;

@@ -380,30 +380,29 @@ pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, d
     }
 }
 
-/// The first input symbol (input, index) that maps to a symbol of section `k`.
-pub fn first_symbol_in(st: &LinkState, k: usize) -> Option<(usize, u32)> {
+/// The first input symbol (input, index) mapped to an output symbol `pick`
+/// accepts: where nvlink met it.
+fn first_input_symbol(st: &LinkState, pick: impl Fn(&super::state::OutSymbol) -> bool) -> Option<(usize, u32)> {
     st.maps.iter().enumerate().find_map(|(input, maps)| {
-        let j = maps.map_symbol_index.iter().position(|&m| {
-            m != 0
-                && st
-                    .symbol(SymIdx(m))
-                    .is_some_and(|s| s.place == Place::Section(k) && s.sym_type != STT_SECTION)
-        })?;
+        let j = maps
+            .map_symbol_index
+            .iter()
+            .position(|&m| m != 0 && st.symbol(SymIdx(m)).is_some_and(&pick))?;
         Some((input, j as u32))
     })
+}
+
+/// The first input symbol (input, index) that maps to a symbol of section `k`.
+pub fn first_symbol_in(st: &LinkState, k: usize) -> Option<(usize, u32)> {
+    first_input_symbol(st, |s| s.place == Place::Section(k) && s.sym_type != STT_SECTION)
 }
 
 /// Where nvlink met the first extern shared array only removed code named
 /// (its `.nv_debug.shared` stays, empty: `layout`): (input, input symbol).
 pub fn first_dead_extern(st: &LinkState) -> Option<(usize, u32)> {
-    st.maps.iter().enumerate().find_map(|(input, maps)| {
-        let j = maps.map_symbol_index.iter().position(|&m| {
-            m != 0
-                && st.symbol(SymIdx(m)).is_some_and(|s| {
-                    s.removed && s.place == Place::Undefined && s.other & 0xe0 == super::state::query::STO_SHARED
-                })
-        })?;
-        Some((input, j as u32))
+    use super::state::query::{STO_MEMORY_SPACE, STO_SHARED};
+    first_input_symbol(st, |s| {
+        s.removed && s.place == Place::Undefined && s.other & STO_MEMORY_SPACE == STO_SHARED
     })
 }
 

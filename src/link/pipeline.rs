@@ -301,12 +301,7 @@ impl Linker {
         let lists = (plain.is_empty() && host.is_some() && !self.setup.relocatable).then(|| {
             let mut all = super::inputs::HostRefs::default();
             for r in refs.iter().flatten() {
-                all.kernels.extend(r.kernels.iter().cloned());
-                all.internal_kernels.extend(r.internal_kernels.iter().cloned());
-                all.data.extend(r.data.iter().cloned());
-                all.internal_data.extend(r.internal_data.iter().cloned());
-                all.constants.extend(r.constants.iter().cloned());
-                all.internal_constants.extend(r.internal_constants.iter().cloned());
+                all.extend(r);
             }
             all
         });
