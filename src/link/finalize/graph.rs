@@ -30,8 +30,9 @@ pub struct InputTables {
     pub order: Vec<String>,
 }
 
-/// Reads the tables of input `i` (nothing for an input that no longer parses).
-pub fn input_tables(st: &LinkState, i: usize) -> InputTables {
+/// Reads the tables of input `i` (nothing for an input that no longer
+/// parses); `callgraph` holds the indices of its `st.callgraph` records.
+pub fn input_tables(st: &LinkState, i: usize, callgraph: &[usize]) -> InputTables {
     let mut out = InputTables::default();
     let Some(rec) = st.inputs.get(i) else { return out };
     let Ok(c) = read::parse(&rec.data) else { return out };
@@ -49,7 +50,7 @@ pub fn input_tables(st: &LinkState, i: usize) -> InputTables {
             out.order.push(s.to_string());
         }
     };
-    for e in st.callgraph.iter().filter(|e| e.input == i) {
+    for e in callgraph.iter().filter_map(|&k| st.callgraph.get(k)) {
         let mut r = e.record;
         for o in r.string_refs_mut() {
             want(*o, &mut out);

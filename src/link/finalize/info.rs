@@ -20,7 +20,7 @@
 //!
 //! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::cubin::nvinfo::{Block, Entry, Value, code};
 
@@ -59,11 +59,32 @@ pub fn module_value(st: &LinkState, attr: u8) -> HashMap<SymIdx, u32> {
     out
 }
 
+/// The module-level register counts and frame sizes, read once for all
+/// kernels (they do not change while finalize computes kernel properties).
+#[derive(Debug, Clone, Default)]
+pub struct ModuleValues {
+    regs: HashMap<SymIdx, u32>,
+    frames: HashMap<SymIdx, u32>,
+}
+
+impl ModuleValues {
+    pub fn read(st: &LinkState) -> ModuleValues {
+        ModuleValues {
+            regs: module_value(st, code::REGCOUNT),
+            frames: module_value(st, code::FRAME_SIZE),
+        }
+    }
+}
+
 /// The properties of kernel `k`.
-pub fn kernel_props(st: &LinkState, g: &Graph, k: SymIdx) -> KernelProps {
-    let regs = module_value(st, code::REGCOUNT);
-    let frames = module_value(st, code::FRAME_SIZE);
-    let count = |f: SymIdx| -> Option<u32> { regs.get(&f).copied().or_else(|| st.symbol(f).and_then(|s| s.regcount)) };
+pub fn kernel_props(st: &LinkState, g: &Graph, values: &ModuleValues, k: SymIdx) -> KernelProps {
+    let count = |f: SymIdx| -> Option<u32> {
+        values
+            .regs
+            .get(&f)
+            .copied()
+            .or_else(|| st.symbol(f).and_then(|s| s.regcount))
+    };
     let own = count(k).unwrap_or(0);
     let (mut best, mut from) = (own, None);
     for f in g.reachable(k) {
@@ -74,7 +95,7 @@ pub fn kernel_props(st: &LinkState, g: &Graph, k: SymIdx) -> KernelProps {
             from = Some(f);
         }
     }
-    let frame = |f: SymIdx| frames.get(&f).copied().unwrap_or(0) as u64;
+    let frame = |f: SymIdx| values.frames.get(&f).copied().unwrap_or(0) as u64;
     KernelProps {
         kernel: k,
         own_regs: own,
@@ -106,7 +127,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     let old: Vec<OutNvInfo> = std::mem::take(&mut st.nvinfo);
     // Every function's EXTERNS in reading order (inputs in order, each
     // input's `.nv.info.<f>` sections in order), kept names only.
-    let externs: Vec<ExternsRecord> = old
+    let records: Vec<ExternsRecord> = old
         .iter()
         .filter(|n| n.live && n.entry.attr == code::EXTERNS)
         .filter_map(|n| match (n.function, n.entry.block()) {
@@ -128,6 +149,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             _ => None,
         })
         .collect();
+    let mut of: HashMap<SymIdx, Vec<usize>> = HashMap::new();
+    for (n, r) in records.iter().enumerate() {
+        of.entry(r.function).or_default().push(n);
+    }
+    let externs = Externs { records, of };
     // Which functions had which of the records a kernel can inherit, in
     // reading order (the order the kernel gets them in, below).
     let inherited = [
@@ -151,10 +177,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 .filter_map(|n| Some((n.function?, n.entry.attr, 0))),
         )
         .collect();
-    let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| kernels.iter().any(|k| k.kernel == f));
+    let by_kernel: HashMap<SymIdx, &KernelProps> = kernels.iter().map(|k| (k.kernel, k)).collect();
+    let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| by_kernel.contains_key(&f));
     // Kernels whose own EXTERNS lost a name that is now defined.
-    let mut resolved: Vec<SymIdx> = Vec::new();
-    let mut out: Vec<OutNvInfo> = Vec::new();
+    let mut resolved: HashSet<SymIdx> = HashSet::new();
+    let mut out = Records::default();
     for n in old.into_iter().rev() {
         if !n.live || n.function.is_some_and(|f| !graph::present(st, f)) || !refs_present(st, &n.entry) {
             continue;
@@ -164,7 +191,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             code::MAX_STACK_SIZE if n.function.is_none() && !relocatable => continue,
             code::REGCOUNT if n.function.is_none() && !relocatable => {
                 if let Some(Block::SymValue { sym, value }) = n.entry.block().cloned()
-                    && let Some(k) = kernels.iter().find(|k| k.kernel.0 as u32 == sym)
+                    && let Some(k) = by_kernel.get(&SymIdx(sym as i32))
                     && k.regs != value
                 {
                     n.entry = sym_value(code::REGCOUNT, k.kernel, k.regs);
@@ -190,9 +217,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         propagate_barriers(st, g, kernels, &barriers, &mut out);
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
-            let own = out
-                .iter()
-                .position(|n| n.function == Some(k.kernel) && n.entry.attr == code::EXTERNS);
+            let own = out.find(Some(k.kernel), code::EXTERNS);
             let record = |syms: Vec<u32>| OutNvInfo {
                 function: Some(k.kernel),
                 entry: Entry {
@@ -214,24 +239,24 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 // second kernel anywhere in the output, not one
                 // -kernels-used drops, keeps the record in place).
                 Some(i) if resolved.contains(&k.kernel) => {
-                    let kept = match out[i].entry.block() {
+                    let kept = match out.list[i].entry.block() {
                         Some(Block::Symbols { syms }) => syms.clone(),
                         _ => Vec::new(),
                     };
                     let all = reached_externs(g, k.kernel, &externs, true);
                     let brought = all.iter().any(|s| !kept.contains(s));
                     if all.is_empty() || (brought && kernels.len() < 2) {
-                        out.remove(i);
+                        out.drop_at(i);
                         if !all.is_empty() {
                             out.push(record(all));
                         }
                     } else {
-                        out[i].entry.value = Value::Block(Block::Symbols { syms: all });
+                        out.list[i].entry.value = Value::Block(Block::Symbols { syms: all });
                     }
                 }
                 // An intact record gets what the callees list after its own.
                 Some(i) => {
-                    if let Value::Block(Block::Symbols { syms }) = &mut out[i].entry.value {
+                    if let Value::Block(Block::Symbols { syms }) = &mut out.list[i].entry.value {
                         for r in reached_externs(g, k.kernel, &externs, false) {
                             if !syms.contains(&r) {
                                 syms.push(r);
@@ -247,12 +272,10 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 }
             }
             if k.stack.is_none() {
-                let crs = out
-                    .iter_mut()
-                    .find(|n| n.function == Some(k.kernel) && n.entry.attr == code::CRS_STACK_SIZE);
+                let crs = out.find(Some(k.kernel), code::CRS_STACK_SIZE);
                 let e = Entry::sval_words(code::CRS_STACK_SIZE, &[UNKNOWN_STACK]);
                 match crs {
-                    Some(n) => n.entry = e,
+                    Some(i) => out.list[i].entry = e,
                     None => out.push(OutNvInfo {
                         function: Some(k.kernel),
                         entry: e,
@@ -281,6 +304,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             });
         }
     }
+    let mut out = out.finish();
     if !relocatable && kernels.len() > 1 {
         order_inherited(g, kernels, &givers, &inherited, &mut out);
     }
@@ -304,17 +328,15 @@ fn propagate_barriers(
     g: &Graph,
     kernels: &[KernelProps],
     barriers: &[(SymIdx, u8, u32)],
-    out: &mut Vec<OutNvInfo>,
+    out: &mut Records,
 ) {
     let everything: Vec<SymIdx> = g.funcs.iter().copied().filter(|&f| graph::present(st, f)).collect();
     for k in kernels {
         let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
-        let counted: Vec<SymIdx> = if kernels.len() == 1 {
-            everything.clone()
+        let counted: HashSet<SymIdx> = if kernels.len() == 1 {
+            everything.iter().copied().collect()
         } else {
-            let mut v = vec![k.kernel];
-            v.extend(g.reachable(k.kernel).into_iter().filter(|f| *f != k.kernel));
-            v
+            std::iter::once(k.kernel).chain(g.reachable(k.kernel)).collect()
         };
         for attr in [
             code::NUM_BARRIERS,
@@ -346,11 +368,8 @@ fn propagate_barriers(
                 }
                 Entry::hval(attr, v.iter().sum::<u32>() as u16)
             };
-            match out
-                .iter_mut()
-                .find(|n| n.function == Some(k.kernel) && n.entry.attr == attr)
-            {
-                Some(n) => n.entry = entry,
+            match out.find(Some(k.kernel), attr) {
+                Some(i) => out.list[i].entry = entry,
                 None => out.push(OutNvInfo {
                     function: Some(k.kernel),
                     entry,
@@ -373,21 +392,28 @@ fn order_inherited(
     inherited: &[u8],
     out: &mut [OutNvInfo],
 ) {
+    let gave: HashSet<(SymIdx, u8)> = givers.iter().copied().collect();
+    // Each kernel's inherited records, in output order.
+    let mut slots_of: HashMap<SymIdx, Vec<usize>> = HashMap::new();
+    for (n, r) in out.iter().enumerate() {
+        if let Some(f) = r.function
+            && inherited.contains(&r.entry.attr)
+            && !gave.contains(&(f, r.entry.attr))
+        {
+            slots_of.entry(f).or_default().push(n);
+        }
+    }
     for k in kernels {
-        let reach = g.reachable(k.kernel);
+        let Some(slots) = slots_of.remove(&k.kernel) else {
+            continue;
+        };
+        let reach: HashSet<SymIdx> = g.reachable(k.kernel).into_iter().collect();
         let key = |attr: u8| {
             givers
                 .iter()
                 .position(|(f, a)| *a == attr && reach.contains(f))
                 .unwrap_or(usize::MAX)
         };
-        let slots: Vec<usize> = (0..out.len())
-            .filter(|&n| {
-                out[n].function == Some(k.kernel)
-                    && inherited.contains(&out[n].entry.attr)
-                    && !givers.contains(&(k.kernel, out[n].entry.attr))
-            })
-            .collect();
         let mut records: Vec<OutNvInfo> = slots.iter().map(|&n| out[n].clone()).collect();
         records.sort_by_key(|r| key(r.entry.attr));
         for (n, r) in slots.into_iter().zip(records) {
@@ -402,6 +428,13 @@ fn order_inherited(
 fn stays_extern(st: &LinkState, i: SymIdx) -> bool {
     st.symbol(i)
         .is_some_and(|y| !y.removed && (!y.is_defined() || crate::link::state::query::is_kernel(st, i)))
+}
+
+/// The functions' EXTERNS records in reading order, and where each
+/// function's are.
+struct Externs {
+    records: Vec<ExternsRecord>,
+    of: HashMap<SymIdx, Vec<usize>>,
 }
 
 /// One function's EXTERNS record, as read: its kept names, and whether one
@@ -422,20 +455,24 @@ struct ExternsRecord {
 /// driver names alone keeps its place; on sm_75-sm_89 ptxas puts the
 /// addresses a kernel takes into the table of the first function, like
 /// `__cuda_sm70_shflsync_idx_p` in the real-world cdpAdvancedQuicksort).
-fn reached_externs(g: &Graph, k: SymIdx, externs: &[ExternsRecord], with_own: bool) -> Vec<u32> {
-    let reach: std::collections::HashSet<SymIdx> = g.reachable(k).into_iter().collect();
-    let own_at = externs.iter().position(|r| r.function == k).unwrap_or(0);
-    let counts = |r: &ExternsRecord| {
-        if r.function == k {
-            with_own
-        } else {
-            reach.contains(&r.function)
-        }
-    };
-    let mut order: Vec<(usize, &ExternsRecord)> = externs
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| counts(r))
+fn reached_externs(g: &Graph, k: SymIdx, externs: &Externs, with_own: bool) -> Vec<u32> {
+    let of = |f: SymIdx| externs.of.get(&f).map(Vec::as_slice).unwrap_or(&[]);
+    let own_at = of(k).first().copied().unwrap_or(0);
+    let mut at: Vec<usize> = g
+        .reachable(k)
+        .into_iter()
+        .filter(|&f| f != k)
+        .flat_map(of)
+        .copied()
+        .collect();
+    if with_own {
+        at.extend(of(k));
+    }
+    at.sort_unstable();
+    at.dedup();
+    let mut order: Vec<(usize, &ExternsRecord)> = at
+        .into_iter()
+        .map(|n| (n, &externs.records[n]))
         .map(|(n, r)| {
             let deferred = with_own && n < own_at && r.names_kernel;
             (if deferred { own_at } else { n }, r)
@@ -452,4 +489,40 @@ fn reached_externs(g: &Graph, k: SymIdx, externs: &[ExternsRecord], with_own: bo
         }
     }
     out
+}
+
+/// The output's records while `rewrite` edits them, found by function and
+/// attribute without a scan (links of thousands of kernels).
+#[derive(Default)]
+struct Records {
+    list: Vec<OutNvInfo>,
+    at: HashMap<(Option<SymIdx>, u8), Vec<usize>>,
+}
+
+impl Records {
+    fn push(&mut self, n: OutNvInfo) {
+        self.at
+            .entry((n.function, n.entry.attr))
+            .or_default()
+            .push(self.list.len());
+        self.list.push(n);
+    }
+
+    /// The first record of `function` with `attr` still in the list.
+    fn find(&self, function: Option<SymIdx>, attr: u8) -> Option<usize> {
+        self.at
+            .get(&(function, attr))?
+            .iter()
+            .copied()
+            .find(|&i| self.list[i].live)
+    }
+
+    /// Takes record `i` out (it goes when the list is finished).
+    fn drop_at(&mut self, i: usize) {
+        self.list[i].live = false;
+    }
+
+    fn finish(self) -> Vec<OutNvInfo> {
+        self.list.into_iter().filter(|n| n.live).collect()
+    }
 }

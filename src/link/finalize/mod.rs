@@ -16,6 +16,7 @@ use super::setup::LinkSetup;
 use super::state::{LinkState, SymIdx};
 use graph::{Graph, InputTables};
 use info::KernelProps;
+use rayon::prelude::*;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Stage {
@@ -38,6 +39,7 @@ pub struct Finalize {
     graph: Graph,
     kernels: Vec<SymIdx>,
     props: Vec<KernelProps>,
+    values: info::ModuleValues,
 }
 
 impl Finalize {
@@ -48,6 +50,7 @@ impl Finalize {
             graph: Graph::default(),
             kernels: Vec::new(),
             props: Vec::new(),
+            values: info::ModuleValues::default(),
         }
     }
 
@@ -87,11 +90,21 @@ impl Finalize {
                 if setup.debug && !setup.relocatable {
                     debug_shared_symbols(st);
                 }
-                self.tables = (0..st.inputs.len()).map(|i| graph::input_tables(st, i)).collect();
+                let mut callgraph = vec![Vec::new(); st.inputs.len()];
+                for (k, e) in st.callgraph.iter().enumerate() {
+                    if let Some(v) = callgraph.get_mut(e.input) {
+                        v.push(k);
+                    }
+                }
+                self.tables = (0..st.inputs.len())
+                    .into_par_iter()
+                    .map(|i| graph::input_tables(st, i, &callgraph[i]))
+                    .collect();
                 Stage::Graph
             }
             Stage::Graph => {
                 self.graph = Graph::build(st, &self.tables);
+                self.values = info::ModuleValues::read(st);
                 self.kernels = self
                     .graph
                     .funcs
@@ -110,7 +123,7 @@ impl Finalize {
                     Stage::Done
                 }
                 Some(&kernel) => {
-                    let p = info::kernel_props(st, &self.graph, kernel);
+                    let p = info::kernel_props(st, &self.graph, &self.values, kernel);
                     let name = st.symbol_name(kernel);
                     ev.push(fin(FinalizeEvent::Property {
                         function: name.clone(),
