@@ -16,6 +16,7 @@ pub mod trace;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::link::event::{Event, Phase};
 use crate::link::state::LinkState;
@@ -36,6 +37,16 @@ struct Checkpoint {
 /// Checkpoints kept at most; past this every other one is dropped and the
 /// interval doubles, so memory stays bounded on huge links.
 const MAX_CHECKPOINTS: usize = 64;
+
+/// Checkpoint spacing by cost: a checkpoint is taken only once the linker
+/// has worked at least this many times as long as the last clone took, so
+/// cloning adds at most half to a recorded run (and checkpoints of a large
+/// state are few) …
+const CLONE_COST_RATIO: u32 = 2;
+
+/// … and, off the event-count grid, as soon as replaying from the last
+/// checkpoint would take longer than this (a reverse move replays).
+const REPLAY_BUDGET: Duration = Duration::from_millis(8);
 
 /// Why a movement stopped.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +87,10 @@ pub struct Session {
     phases: Vec<Option<Phase>>,
     checkpoints: Vec<Checkpoint>,
     interval: usize,
+    /// Time the linker spent stepping since the last checkpoint, and what
+    /// the last checkpoint's clone took (see [`CLONE_COST_RATIO`]).
+    stepped: Duration,
+    clone_cost: Duration,
     breakpoints: Vec<Breakpoint>,
     /// Where each watchpoint's symbol was found, by breakpoint number.
     watch_cache: std::collections::HashMap<usize, breakpoint::WatchCache>,
@@ -127,6 +142,8 @@ impl Session {
                 pending: VecDeque::new(),
             }],
             interval: 256,
+            stepped: Duration::ZERO,
+            clone_cost: Duration::ZERO,
             breakpoints: Vec::new(),
             watch_cache: Default::default(),
             next_id: 1,
@@ -134,7 +151,10 @@ impl Session {
     }
 
     /// Takes a checkpoint every `n` events (default 256; it doubles when
-    /// too many are held). Small values make reverse movement cheaper.
+    /// too many are held), or sooner when replaying would pass
+    /// [`REPLAY_BUDGET`], and only when the linker has worked
+    /// [`CLONE_COST_RATIO`] times as long as a clone takes. Small values make
+    /// reverse movement cheaper.
     pub fn set_checkpoint_interval(&mut self, n: usize) {
         self.interval = n.max(1);
     }
@@ -279,7 +299,9 @@ impl Session {
             if self.linker.finished() {
                 return None;
             }
+            let t = Instant::now();
             let s = self.linker.step();
+            self.stepped += t.elapsed();
             self.pending.extend(s.events);
         }
         let e = self.pending.pop_front()?;
@@ -296,7 +318,10 @@ impl Session {
         }
         self.pos += 1;
         let boundary = matches!(self.history[self.pos - 1], Event::PhaseStart { .. });
-        if (boundary || self.pos.is_multiple_of(self.interval))
+        let on_grid = boundary || self.pos.is_multiple_of(self.interval);
+        let worth_it = self.stepped >= self.clone_cost * CLONE_COST_RATIO;
+        if (on_grid || self.stepped >= REPLAY_BUDGET)
+            && worth_it
             && self.checkpoints.last().is_some_and(|c| c.pos < self.pos)
         {
             self.checkpoint();
@@ -305,9 +330,13 @@ impl Session {
     }
 
     fn checkpoint(&mut self) {
+        let t = Instant::now();
+        let linker = self.linker.clone();
+        self.clone_cost = t.elapsed();
+        self.stepped = Duration::ZERO;
         self.checkpoints.push(Checkpoint {
             pos: self.pos,
-            linker: self.linker.clone(),
+            linker,
             pending: self.pending.clone(),
         });
         if self.checkpoints.len() > MAX_CHECKPOINTS {
@@ -456,6 +485,7 @@ impl Session {
             self.linker = cp.linker.clone();
             self.pending = cp.pending.clone();
             self.pos = cp.pos;
+            self.stepped = Duration::ZERO;
         }
         while self.pos < pos && self.advance().is_some() {}
         self.resync_watches();

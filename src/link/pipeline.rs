@@ -470,7 +470,7 @@ impl Linker {
             sm: cubin.header.sm(),
             virtual_sm: merge::virtual_sm(&cubin),
             e_flags,
-            data: Vec::new(),
+            data: Default::default(),
             module_id: None,
         };
         drop(cubin);
@@ -481,7 +481,7 @@ impl Linker {
             origin,
             sm: rec.sm,
         });
-        self.state.inputs.push(InputRecord { data, ..rec });
+        self.state.inputs.push(InputRecord { data: std::sync::Arc::new(data), ..rec });
         Ok(())
     }
 

@@ -233,9 +233,10 @@ pub struct InputRecord {
     /// "CUDA Virtual SM" of .note.nv.cuinfo: the PTX `.target` it was compiled from.
     pub virtual_sm: Option<u32>,
     pub e_flags: u32,
-    /// The cubin bytes.
+    /// The cubin bytes, shared by the debugger's checkpoints (clones of the
+    /// linker): an input never changes once read.
     #[serde(skip)]
-    pub data: Vec<u8>,
+    pub data: std::sync::Arc<Vec<u8>>,
     /// The host object's `__nv_module_id`, for code from a host object.
     pub module_id: Option<String>,
 }
