@@ -18,6 +18,7 @@ use crate::cubin::model::{Cubin, Header, PT_LOAD, PT_PHDR, Reloc, Section, Segme
 use crate::cubin::nvinfo::NvInfo;
 use crate::cubin::{compat::Compat, write};
 
+use super::line_order::{self, LineOrder};
 use super::out::{Slot, SymbolOrder, output_section_type, output_symbol, section, symbol_order};
 use super::out::{first_dead_extern, first_symbol_in, local_symbols_created, owner_code, section_created};
 use super::setup::LinkSetup;
@@ -111,6 +112,12 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let relocatable = setup.relocatable;
     let mercury = !st.mercury.is_empty();
     let owners = super::state::query::text_owners(st);
+    // sm_100+: the line tables' sequences in symbol order (`line_order`).
+    let lines = if mercury {
+        LineOrder::plan(st, &|i| syms.of(i))
+    } else {
+        LineOrder::default()
+    };
 
     let mut sections: Vec<Section<'static>> = vec![section("", SHT_NULL, 0, 0, 0, Vec::new())];
     let add = |sections: &mut Vec<Section<'static>>, s: Section<'static>| -> usize {
@@ -167,7 +174,8 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let mut place = |sections: &mut Vec<Section<'static>>, k: usize| {
         let s = &st.sections[k];
         let sh_type = output_section_type(s.sh_type, relocatable);
-        let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, s.data.clone());
+        let data = lines.data(k).map_or_else(|| s.data.clone(), <[u8]>::to_vec);
+        let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, data);
         // Symbol indices inside the bytes (unified-table entries, `link::uft`).
         for f in st.sym_fixups.iter().filter(|f| f.section == k) {
             if let Some(w) = o.data.to_mut().get_mut(f.offset as usize..f.offset as usize + 4) {
@@ -389,11 +397,20 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let mut by_section: BTreeMap<(usize, bool), Vec<Reloc>> = BTreeMap::new();
     for r in st.relocs.iter().rev().filter(|r| r.live) {
         by_section.entry((r.section, r.rela)).or_default().push(Reloc {
-            offset: r.offset,
+            offset: lines.offset(r.section, r.offset),
             sym: sym_out(r.sym),
             rtype: r.rtype,
             addend: r.addend,
         });
+    }
+    // Except an sm_100+ output's line tables, which nvlink writes again
+    // with their records in offset order (`line_order`).
+    if mercury {
+        for ((sec, _), relocs) in by_section.iter_mut() {
+            if line_order::is_line_table(&st.sections[*sec].name) {
+                relocs.sort_by_key(|r| r.offset);
+            }
+        }
     }
     // In the order the link first met each table: input by input, each
     // input's relocation sections in its own order (extern_call_sm90:
@@ -443,7 +460,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let mut resolved: BTreeMap<usize, Vec<Reloc>> = BTreeMap::new();
     for r in st.resolved.iter().rev() {
         resolved.entry(r.section).or_default().push(Reloc {
-            offset: r.offset,
+            offset: lines.offset(r.section, r.offset),
             sym: sym_out(r.sym),
             rtype: r.rtype,
             addend: r.addend,

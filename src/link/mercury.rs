@@ -105,16 +105,33 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     }
     // A type only the driver resolves stays, as its classic twin does
     // (const_bank_sm100: 0x10001 beside R_CUDA_G64 against a constant).
-    let driver = super::reloc::descriptors::mercury(r.rtype) == Some(super::reloc::descriptors::MercKind::Driver);
+    // Against a debug section too, where its classic twin is applied:
+    // `DW_AT_stmt_list`'s 0x10008 against `.debug_line` stays for the
+    // driver (its field gets the classic value: `debug_line_units`), the
+    // 0x10003 against `.debug_abbrev` beside it is applied and goes
+    // (debug_stmt_list_sm100).
+    let driver = is_driver_type(r.rtype);
     match sym.place {
         Place::Section(i) => match st.sections.get(i).map(|s| s.class) {
-            Some(SectionClass::Constant(_)) => !driver,
-            Some(SectionClass::Debug) => true,
+            Some(SectionClass::Constant(_) | SectionClass::Debug) => !driver,
             Some(SectionClass::Shared | SectionClass::SharedReserved | SectionClass::Local) => !relocatable,
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether nvlink leaves Mercury type `rtype` to the driver.
+fn is_driver_type(rtype: u32) -> bool {
+    super::reloc::descriptors::mercury(rtype) == Some(super::reloc::descriptors::MercKind::Driver)
+}
+
+/// The addend a kept Mercury relocation is written with: against a section
+/// symbol, counted from the start of the output section, as on the classic
+/// side (debug_stmt_list_sm100: the second input's `DW_AT_stmt_list` record
+/// against `.debug_line` + 0x79, where its `.nv.merc.debug_line` starts).
+fn kept_addend(st: &LinkState, r: &MercReloc) -> i64 {
+    section_relative(st, r).map_or(r.addend, |v| v as i64)
 }
 
 /// The classic sections whose Mercury twin keeps relocations in the output
@@ -585,7 +602,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                 offset: r.offset,
                 sym: of_state(r.sym),
                 rtype: if relocatable { r.rtype } else { kept_type(r.rtype) },
-                addend: r.addend,
+                addend: kept_addend(st, r),
             })
             .collect();
         c.sections[i].relocs = relocs;
@@ -618,10 +635,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                 continue;
             };
             (at, (v as u32).to_le_bytes().to_vec())
-        } else if r.rtype == R_MERCURY_64
+        } else if let Some(width) = super::reloc::descriptors::mercury_data_width(r.rtype)
             && let Some(v) = section_relative(st, r)
         {
-            (r.offset, v.to_le_bytes().to_vec())
+            // In data, the section-relative address: `.debug_frame` + offset
+            // (0x10002), a compile unit's `.debug_abbrev` offset (0x10003,
+            // debug_stmt_list_sm100).
+            (r.offset, v.to_le_bytes()[..width].to_vec())
         } else {
             continue;
         };
@@ -632,6 +652,9 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         {
             field.copy_from_slice(&bytes);
         }
+    }
+    if !relocatable {
+        debug_line_units(st, c, &out_of);
     }
     // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
     for (&k, &i) in &out_of {
@@ -856,6 +879,51 @@ fn section_relative(st: &LinkState, r: &MercReloc) -> Option<u64> {
     let sec = m.sections.iter().find(|s| s.name == pair.merc)?;
     let base = sec.contributions.iter().find(|c| c.input == r.input)?.offset;
     Some(base.wrapping_add(r.addend as u64))
+}
+
+/// A compile unit's `DW_AT_stmt_list` in `.nv.merc.debug_info` (0x10008
+/// against `.debug_line`, kept for the driver) holds, after a final link,
+/// where the unit's line program starts in the *classic* `.debug_line`,
+/// the value its classic twin was given: the output's `.nv.merc.debug_info`
+/// equals its `.debug_info` (debug_stmt_list_sm100: 0x6f, not the 0x79 the
+/// kept record's addend names). nvlink maps the Mercury S + A to the
+/// classic start of the same unit: measured with edited addends, S + A
+/// that is no unit's start is written as it is; a final link of an `-r`
+/// output (two units in one input, addend 0x58) gets the second classic
+/// unit's 0x4e. `-r` writes nothing there, on either side.
+fn debug_line_units(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usize, usize>) {
+    let m = &st.mercury;
+    for r in m.relocs.iter().filter(|r| r.live && is_driver_type(r.rtype)) {
+        let Some(&i) = out_of.get(&r.section) else { continue };
+        let Some(width) = super::reloc::descriptors::mercury_data_width(r.rtype) else {
+            continue;
+        };
+        let Some(sym) = st.symbol(r.sym).filter(|s| s.sym_type == STT_SECTION) else {
+            continue;
+        };
+        let Place::Section(k) = sym.place else { continue };
+        let Some(classic) = st.sections.get(k).filter(|s| s.class == SectionClass::Debug) else {
+            continue;
+        };
+        let Some(v) = section_relative(st, r) else { continue };
+        let merc = m
+            .pairs
+            .iter()
+            .find(|p| p.classic == classic.name)
+            .and_then(|p| m.sections.iter().find(|s| s.name == p.merc));
+        let v = merc
+            .and_then(|merc| {
+                let n = super::line_order::unit_starts(&merc.data)
+                    .iter()
+                    .position(|&x| x == v)?;
+                super::line_order::unit_starts(&classic.data).get(n).copied()
+            })
+            .unwrap_or(v);
+        let at = r.offset as usize;
+        if let Some(field) = c.sections[i].data.to_mut().get_mut(at..at.saturating_add(width)) {
+            field.copy_from_slice(&v.to_le_bytes()[..width]);
+        }
+    }
 }
 
 /// S + A of a resolved relocation, on the Mercury side: a texture,

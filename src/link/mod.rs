@@ -27,6 +27,7 @@ pub mod finalize;
 pub mod frame_edit;
 pub mod inputs;
 pub mod layout;
+pub mod line_order;
 pub mod lto;
 pub mod mercury;
 pub mod mercury_merge;

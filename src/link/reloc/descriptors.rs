@@ -370,6 +370,19 @@ pub fn mercury(rtype: u32) -> Option<MercKind> {
     })
 }
 
+/// How many bytes a Mercury relocation patches in data (a debug section,
+/// not code): 0x10002 the 64-bit address its classic twin R_CUDA_64 does,
+/// 0x10003 (the 32-bit value type) and 0x10008 (kept for the driver) the
+/// 32-bit offsets their classic twin R_CUDA_32 does (`.debug_frame`,
+/// `.debug_abbrev` and `.debug_line` offsets in every -G input).
+pub fn mercury_data_width(rtype: u32) -> Option<usize> {
+    match rtype.checked_sub(crate::cubin::catalog::MERCURY_RELOC_BASE)? {
+        2 => Some(8),
+        3 | 8 => Some(4),
+        _ => None,
+    }
+}
+
 /// The value a Mercury relocation gives an instruction field, when nvlink
 /// computes one.
 pub fn mercury_value(rtype: u32, s: u64, a: i64) -> Option<u64> {

@@ -108,6 +108,13 @@ fn contribution_base(st: &LinkState, input: usize, out: usize) -> Option<u64> {
         .and_then(|k| m.map_section_offset.get(k).copied())
 }
 
+/// Whether `sec` is a section nvlink writes again when it finalizes the
+/// Mercury code of an sm_100+ link (`r` coming from an sm_100+ input).
+fn rewritten_by_finalizer(st: &LinkState, r: &OutReloc, sec: &super::state::OutSection) -> bool {
+    let sm = st.inputs.get(r.input).map_or(0, |i| i.sm);
+    descriptors::table(sm) == descriptors::Table::Mercury && crate::link::line_order::is_line_table(&sec.name)
+}
+
 fn is_unified_table_symbol(name: &str) -> bool {
     name.starts_with("__UFT") || name.starts_with("__UDT")
 }
@@ -272,7 +279,12 @@ pub fn decide(st: &LinkState, setup: &LinkSetup, r: &OutReloc) -> Decision {
             let apply_here = match sec.class {
                 SectionClass::Constant(_) => true,
                 SectionClass::Shared | SectionClass::SharedReserved | SectionClass::Local => !setup.relocatable,
-                SectionClass::Debug => true,
+                // sm_100+ line tables are written again when nvlink
+                // finalizes the Mercury code (`link::line_order`), which `-r`
+                // does not do: what points into them stays (debug_line_order_sm120
+                // under -r: `DW_AT_stmt_list`'s R_CUDA_32 against `.debug_line`
+                // kept, its field left 0).
+                SectionClass::Debug => !(setup.relocatable && rewritten_by_finalizer(st, r, sec)),
                 SectionClass::Text | SectionClass::Global | SectionClass::GlobalInit | SectionClass::Unified => false,
                 SectionClass::Other => non_alloc,
             };
