@@ -66,6 +66,7 @@
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::{Serialize, Serializer};
 
 use super::diag::Diagnostic;
@@ -348,6 +349,9 @@ pub struct InputLoader {
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
+
+/// What `input::pick_for` found in a host object.
+type Picked<'a> = crate::cubin::error::Result<Vec<Pick<'a>>>;
 
 /// The folders of a `LIBRARY_PATH` value, which nvlink searches after the
 /// `-L` folders: `:`-separated, empty entries ignored.
@@ -808,7 +812,19 @@ impl InputLoader {
             }
             return Err(self.no_fatbin(name, &e.to_string()));
         }
-        let picks = match input::pick_for(name, data, self.target, self.req.lto) {
+        let picks = input::pick_for(name, data, self.target, self.req.lto);
+        self.host_object_picks(name, data, member, picks)
+    }
+
+    /// A readable host object whose device code `pick_for` found.
+    fn host_object_picks(
+        &mut self,
+        name: &str,
+        data: &[u8],
+        member: Option<(&str, &str)>,
+        picks: Picked<'_>,
+    ) -> StepResult {
+        let picks = match picks {
             Ok(p) => p,
             Err(e) => return Err(self.no_fatbin(name, &e.to_string())),
         };
@@ -973,9 +989,27 @@ impl InputLoader {
         }
         let members = self.archive_members(name, data)?;
         let system = !self.req.keep_system_libraries && system_lib::is_system_library(name);
+        // Finding (and decompressing) each member's device code is
+        // independent of the others: done on every core, then the members
+        // are taken in archive order as before.
+        let (target, lto) = (self.target, self.req.lto);
+        let picked: Vec<Option<Picked<'_>>> = members
+            .par_iter()
+            .map(|m| {
+                let full = format!("{name}:{}", m.name);
+                (input::classify(m.data) == InputKind::HostObject && host::parse(m.data).is_ok())
+                    .then(|| input::pick_for(&full, m.data, target, lto))
+            })
+            .collect();
         let mut notes = Vec::new();
-        for m in members {
-            let member = self.load_member(name, &m.name, m.data)?;
+        for (m, picked) in members.into_iter().zip(picked) {
+            let member = match picked {
+                Some(p) => {
+                    let full = format!("{name}:{}", m.name);
+                    self.host_object_picks(&full, m.data, Some((name, &m.name)), p)?
+                }
+                None => self.load_member(name, &m.name, m.data)?,
+            };
             let mut member = member;
             if system {
                 for n in &mut member {

@@ -481,7 +481,10 @@ impl Linker {
             origin,
             sm: rec.sm,
         });
-        self.state.inputs.push(InputRecord { data: std::sync::Arc::new(data), ..rec });
+        self.state.inputs.push(InputRecord {
+            data: std::sync::Arc::new(data),
+            ..rec
+        });
         Ok(())
     }
 
