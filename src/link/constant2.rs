@@ -17,8 +17,11 @@
 //! * the blocks are placed one after the other in reverse input order (the
 //!   last input first, and within an input its last `.nv.constant2.<fn>`
 //!   first), each at the largest end of the banks of the kernels reaching
-//!   it, aligned to the block's alignment; those kernels' banks then end
-//!   after it (gaps stay zero);
+//!   it, aligned to the highest of the block's alignment and the current
+//!   alignments of those kernels' banks (a 4-aligned jump table after an
+//!   8-aligned block of doubles starts at 8); those kernels' banks take
+//!   that alignment and then end after it, padded with zeros to their
+//!   alignment (gaps stay zero; corpus `const2_align_mix_sm75`);
 //! * a kernel with no bank of its own gets a `.nv.constant2.<k>` (PROGBITS,
 //!   SHF_ALLOC|SHF_INFO_LINK, aligned as its blocks) when the first block reaching it
 //!   is placed, the kernels of one block in reverse symbol order; the
@@ -32,7 +35,7 @@
 //!   relocations, and `-r` keeps the function's section as it is;
 //! * a function no kernel reaches (`-g` keeps it) has its block at 0.
 //!
-//! Corpus README observation 85.
+//! Corpus README observations 86 and 110.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, HashMap};
@@ -247,8 +250,11 @@ fn copy_into(st: &mut LinkState, k: usize, offset: u64, bytes: &[u8], align: u64
     if let Some(dst) = sec.data.get_mut(offset as usize..end as usize) {
         dst.copy_from_slice(bytes);
     }
-    sec.size = sec.size.max(end);
     sec.align = sec.align.max(align);
+    // The bank ends at its alignment: zeros pad the last block.
+    let size = sec.size.max(end).next_multiple_of(sec.align.max(1));
+    sec.data.resize(sec.data.len().max(size as usize), 0);
+    sec.size = size;
 }
 
 /// Leaves a placed block's section and its symbols out of the output.
@@ -285,7 +291,16 @@ fn place(st: &mut LinkState, banks: &mut Banks, b: &Block, ev: &mut Vec<LayoutEv
         .copied()
         .max()
         .unwrap_or(0);
-    let Some(offset) = block_offset(start, b.align, b.size) else {
+    // A block goes at the alignment of the banks it joins when that is
+    // higher than its own: a 4-aligned block follows an 8-aligned one at an
+    // 8-aligned offset, and raises the banks it joins to that alignment.
+    let align = users
+        .iter()
+        .filter_map(|u| banks.bank.get(u))
+        .filter_map(|&k| st.sections.get(k))
+        .map(|s| s.align)
+        .fold(b.align, u64::max);
+    let Some(offset) = block_offset(start, align, b.size) else {
         return;
     };
     let bytes: Vec<u8> = st
@@ -301,7 +316,7 @@ fn place(st: &mut LinkState, banks: &mut Banks, b: &Block, ev: &mut Vec<LayoutEv
     for u in users {
         let k = banks.bank_of(st, u, ev);
         let from = st.sections.get(k).map_or(0, |s| s.size);
-        copy_into(st, k, offset, &bytes, b.align);
+        copy_into(st, k, offset, &bytes, align);
         banks.end.insert(u, offset + b.size);
         let Some(sec) = st.sections.get(k) else { continue };
         ev.push(LayoutEvent::Placed {
