@@ -10,6 +10,7 @@
 //! order itself, and the blank section and symbol attributes Mercury shares,
 //! live in `out`, below finalize, whose tables index the same symbols.
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::cubin::callgraph::CallGraph;
@@ -106,7 +107,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // per-function sections and the register field of code sections.
     let parsed: Vec<Option<Cubin<'_>>> = st
         .inputs
-        .iter()
+        .par_iter()
         .map(|r| crate::cubin::read::parse(&r.data).ok())
         .collect();
     let relocatable = setup.relocatable;

@@ -35,6 +35,7 @@
 //! * A final link copies each device function's constant bank 2 into the
 //!   banks of the kernels reaching it (`link::constant2`).
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cubin::consts::*;
@@ -208,7 +209,7 @@ impl Layout {
     pub fn new(st: &LinkState, _setup: &LinkSetup) -> Self {
         let parsed: Vec<Option<crate::cubin::Cubin<'_>>> = st
             .inputs
-            .iter()
+            .par_iter()
             .map(|r| crate::cubin::read::parse(&r.data).ok())
             .collect();
         // Raw input values, found through the mapping arrays.
