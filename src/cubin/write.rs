@@ -265,21 +265,26 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
                     )));
                 }
                 let start = offsets[first];
-                // The file image runs to the first NOBITS section's offset (so
-                // it includes the padding before it), else to the end of the
-                // last section; NOBITS sizes are added to the memory image.
-                let mut file_end = start;
-                let mut nobits_at = None;
+                // The file image runs to the end of the last section in the
+                // file, a NOBITS section ending where it starts: the padding
+                // before each NOBITS section counts, up to the last one's
+                // (aligned) offset. An initialized 4-byte variable at 0xc80,
+                // a `.nv.shared.<k>` at 0xc84, a `.nv.global` aligned to 16
+                // at 0xc90 give 0x10 (corpus nobits_filesz_sm90).
+                let mut data_end = start;
+                let mut last_nobits = None;
                 for (i, s) in c.sections.iter().enumerate().take(last + 1).skip(first) {
                     if is_nobits(s.sh_type) {
-                        nobits_at.get_or_insert(offsets[i]);
+                        last_nobits = Some(offsets[i]);
                     } else {
-                        file_end = offsets[i] + data_of(i).len() as u64;
+                        data_end = offsets[i] + data_of(i).len() as u64;
                     }
                 }
-                let file_end = nobits_at.map_or(file_end, |n| n.max(file_end));
-                // NOBITS sections are laid out in memory after the file image,
-                // each at its alignment.
+                let file_end = last_nobits.map_or(data_end, |n: u64| n.max(data_end));
+                // The memory image lays the NOBITS sections out after the
+                // file image, each at its alignment (the same link: 0x420
+                // and 4 bytes from 0x10 give 0x434; 0x418, 0x40c and 4 bytes
+                // aligned 8, 4, 32 from 0x20 give 0x864).
                 let mut mem_end = file_end;
                 for s in c
                     .sections

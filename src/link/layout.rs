@@ -106,7 +106,8 @@ enum Stage {
 /// Why a final link makes a `.nv.shared.<k>` for a kernel that had none: it
 /// has a section symbol on every architecture for a module-level variable,
 /// on sm_90 only for an extern array alone (generated kernels on sm_75,
-/// sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; shared_module_only_sm75).
+/// sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; shared_module_only_sm75),
+/// or when kernels sharing a function raise it (`share_extern_offset`).
 /// `-r` with extern shared arrays also gives every other kernel one, without
 /// a section symbol (dce_removed_extern_shared_sm90 with -r: k_kept, which
 /// has no shared memory, gets 0x10 aligned to 16).
@@ -460,36 +461,46 @@ impl Layout {
             owner: None,
             removed: false,
         });
-        // On sm_100+ the section symbol is in `.nv.merc.symtab` too, naming
-        // the section itself (the kernels' shared sections, commons'
-        // `.nv.global`: common_data_same_size_sm100).
-        let m = &mut st.mercury;
-        if section_symbol && !m.is_empty() && !m.pairs.iter().any(|p| p.classic == name) {
-            m.pairs.push(super::state::mercury::SectionPair {
-                classic: name.to_string(),
-                merc: name.to_string(),
-                sym_name: name.to_string(),
-            });
-        }
         if section_symbol {
-            st.add_local(OutSymbol {
-                name: name.to_string(),
-                binding: STB_LOCAL,
-                sym_type: STT_SECTION,
-                other: 0,
-                place: Place::Section(k),
-                value: 0,
-                size: 0,
-                input: 0,
-                regcount: None,
-                removed: false,
-            });
+            Self::add_section_symbol(st, k);
         }
         ev.push(LayoutEvent::SectionCreated {
             section: name.to_string(),
             reason: reason.to_string(),
         });
         k
+    }
+
+    /// Gives made section `k` its section symbol. On sm_100+ the symbol is
+    /// in `.nv.merc.symtab` too, naming the section itself (the kernels'
+    /// shared sections, commons' `.nv.global`: common_data_same_size_sm100).
+    /// Its place in the table follows the section's creation, not the
+    /// symbol's (`out::symbol_order`).
+    fn add_section_symbol(st: &mut LinkState, k: usize) {
+        if st.section_symbols.contains_key(&k) {
+            return;
+        }
+        let name = st.sections[k].name.clone();
+        let m = &mut st.mercury;
+        if !m.is_empty() && !m.pairs.iter().any(|p| p.classic == name) {
+            m.pairs.push(super::state::mercury::SectionPair {
+                classic: name.clone(),
+                merc: name.clone(),
+                sym_name: name.clone(),
+            });
+        }
+        st.add_local(OutSymbol {
+            name,
+            binding: STB_LOCAL,
+            sym_type: STT_SECTION,
+            other: 0,
+            place: Place::Section(k),
+            value: 0,
+            size: 0,
+            input: 0,
+            regcount: None,
+            removed: false,
+        });
     }
 
     fn place_common(&self, st: &mut LinkState, idx: SymIdx, ev: &mut Vec<LayoutEvent>) {
@@ -920,12 +931,13 @@ impl Layout {
                     }
                 }
             }
+        } else {
+            self.share_extern_offset(st, ev);
         }
         // Each function's code sees the array where the kernels reaching it
         // have it (shared_dynamic_kernels_sm90: dyn_sum, reached from k_c
-        // only, gets k_c's 0x20; k_b's own code 0; k_a's 0x70). A function
-        // several kernels reach at different offsets was not observed: it
-        // gets the largest.
+        // only, gets k_c's 0x20; k_b's own code 0; k_a's 0x70); kernels
+        // sharing such a function have one offset (`share_extern_offset`).
         for (text, f) in text_owners(st) {
             for &x in self.externs.keys() {
                 let at = self
@@ -957,6 +969,95 @@ impl Layout {
                 st.sections[k].align = st.sections[k].align.max(a);
             }
             place_extern(st, x, k, offset, ev);
+        }
+    }
+
+    /// A device function's code has one address for the extern shared
+    /// arrays, so the kernels reaching a function that names one share it:
+    /// kernels joined through such functions (transitively, whichever array
+    /// each names) form a group, the arrays start at the largest offset any
+    /// member needs, in every member's code and the functions', and each
+    /// member's `.nv.shared.<k>` grows to that offset (aligned to the
+    /// section) plus the reserved part. A member's section made for the
+    /// arrays alone gets its section symbol when it grows (sm_75: made
+    /// without one). Corpus shared_dynamic_helper_sm75/_sm90; experiments
+    /// with PTX kernels of 0 to 0x100 bytes of static shared memory on
+    /// sm_75, sm_80, sm_90, sm_100, sm_120: kernels of 0x40 and 0 bytes
+    /// sharing f1 (naming `dyn`) and kernels of 0 and 0x80 bytes sharing f2
+    /// (naming `dyn2`), one kernel in both, all get 0x80; two such pairs
+    /// with no common member get 0x40 and 0x80; a function without an
+    /// array joins nothing; a kernel reaching the function through another
+    /// joins; two kernels of 0 bytes stay 0 without a symbol.
+    fn share_extern_offset(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        let n = self.kernels.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for (text, f) in text_owners(st) {
+            if super::state::query::is_kernel(st, f)
+                || !st
+                    .relocs
+                    .iter()
+                    .any(|r| r.live && r.section == text && self.externs.contains_key(&r.sym))
+            {
+                continue;
+            }
+            let users: Vec<usize> = (0..n).filter(|&i| self.reach[i].contains(&f)).collect();
+            for w in users.windows(2) {
+                let (a, b) = (root(&mut parent, w[0]), root(&mut parent, w[1]));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for i in 0..n {
+            let r = root(&mut parent, i);
+            groups.entry(r).or_default().push(i);
+        }
+        let cap = st
+            .lookup(RESERVED_CAP)
+            .and_then(|i| st.symbol(i))
+            .map(|s| s.value)
+            .unwrap_or(0);
+        for members in groups.into_values().filter(|g| g.len() > 1) {
+            let offset = members
+                .iter()
+                .flat_map(|&i| {
+                    let kernel = self.kernels[i].kernel;
+                    self.extern_at
+                        .iter()
+                        .filter(move |((_, k), _)| *k == kernel)
+                        .map(|(_, &at)| at)
+                })
+                .max()
+                .unwrap_or(0);
+            for &i in &members {
+                let k = self.kernels[i].clone();
+                for (&x, need) in self.externs.iter_mut() {
+                    if let Some(at) = self.extern_at.get_mut(&(x, k.kernel)) {
+                        *at = offset;
+                        *need = (*need).max(offset);
+                    }
+                }
+                let sec = &mut st.sections[k.section];
+                let from = sec.size;
+                let to = align_up(offset, sec.align) + cap;
+                if to <= from {
+                    continue;
+                }
+                sec.size = to;
+                ev.push(LayoutEvent::SectionSized {
+                    section: sec.name.clone(),
+                    from,
+                    to,
+                    reason: format!("its kernel shares code naming extern shared arrays, at {offset:#x}"),
+                });
+                Self::add_section_symbol(st, k.section);
+            }
         }
     }
 
