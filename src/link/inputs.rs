@@ -1023,7 +1023,7 @@ impl InputLoader {
             if system && !self.pulls(&member) {
                 notes.push(skipped(
                     &format!("{name}:{}", m.name),
-                    "member of a system library (cudadevrt) that defines no function the link calls: \
+                    "member of a system library (cudadevrt) read while no function was left undefined: \
                      nvlink leaves it out (-keep-system-libraries links it)",
                 ));
                 continue;
@@ -1041,11 +1041,11 @@ impl InputLoader {
         Ok(notes)
     }
 
-    /// Whether a system library's member, as read, defines a function the
-    /// link calls and nothing else defines.
+    /// Whether a system library's member, as read, is linked: it has device
+    /// code and a function the link references is still undefined.
     fn pulls(&self, member: &[LoadNote]) -> bool {
         member.iter().any(|n| match n {
-            LoadNote::Loaded(c) => self.needs.satisfied_by(&c.data).is_some(),
+            LoadNote::Loaded(_) => self.needs.open_function().is_some(),
             LoadNote::Skipped { .. } | LoadNote::HostCodeOnly { .. } | LoadNote::Lto(_) => false,
         })
     }

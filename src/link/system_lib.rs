@@ -1,5 +1,5 @@
-//! System libraries: nvlink links a member of `libcudadevrt.a` only when it
-//! defines a function the link calls and nothing else defines.
+//! System libraries: nvlink links a member of `libcudadevrt.a` only while a
+//! function the link references is left undefined.
 //!
 //! What nvlink 13.5 does (checked by hand, then pinned by the corpus cases
 //! `cudadevrt_unused_sm90`, `cudadevrt_fake_data_ref_sm90` and
@@ -8,10 +8,14 @@
 //! * An archive is a system library when its path, as given or as `-l` found
 //!   it, contains `cudadevrt` (case-sensitive, anywhere: a folder
 //!   `cudadevrt_dir/libz.a` counts, `libCUDADEVRT.a` does not).
-//! * Its host-object members are read, but one is linked only when its cubin
-//!   defines a function that an input read before it references and no
-//!   input defines. A reference to a variable does not pull it: the link
-//!   fails with `Undefined reference` even though the member defines it.
+//! * Its host-object members are read, but one is linked only when, as it
+//!   is read, a function that an input read before it references is not
+//!   defined by any (the driver's names aside), whether or not the member
+//!   defines it: a call from dead code to a function nothing defines pulls
+//!   every member, and the link then succeeds with them
+//!   (cudadevrt_open_function_sm90). A reference to a variable does not
+//!   pull it: the link fails with `Undefined reference` even though the
+//!   member defines it. nvlink reads `-l` libraries after the files.
 //! * A member that is linked is then an input like any other (its kernels,
 //!   variables and host lists count as any host object's).
 //! * `-keep-system-libraries` links every member, as for other archives.
@@ -134,14 +138,14 @@ impl FunctionNeeds {
             .any(|n| !self.globals_defined.contains(n) && !n.starts_with('.') && !driver_syscall(n))
     }
 
-    /// The first function `cubin` defines that the link still needs.
-    pub fn satisfied_by(&self, cubin: &[u8]) -> Option<String> {
-        let c = read::parse(cubin).ok()?;
-        c.symbols
+    /// The first function (by name) referenced and not defined so far, the
+    /// driver's names aside: what makes nvlink link a system library's
+    /// member.
+    pub fn open_function(&self) -> Option<&str> {
+        self.referenced
             .iter()
-            .filter(|s| s.sym_type == STT_FUNC && s.binding != STB_LOCAL && s.shndx != SHN_UNDEF)
-            .find(|s| self.referenced.contains(&s.name) && !self.defined.contains(&s.name))
-            .map(|s| s.name.clone())
+            .find(|n| !self.defined.contains(*n) && !n.starts_with('.') && !driver_syscall(n))
+            .map(String::as_str)
     }
 }
 
