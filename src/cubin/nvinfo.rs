@@ -112,6 +112,9 @@ pub mod code {
     pub const STUB_FUNCTION_KIND: u8 = 0x58;
     pub const SYSCALLS_FALLBACK: u8 = 0x5d;
     pub const LANGUAGE: u8 = 0x66;
+    /// EIATTR_GRID_ATTRIBUTES (104): launch properties the code needs, a bit
+    /// set (0x4 multimem.ld_reduce, 0xc multimem.st/red; 16-bit).
+    pub const GRID_ATTRIBUTES: u8 = 0x68;
     pub const NVSAL_SW_WAR: u8 = 0x6b;
     pub const INSTR_OFFSETS: u8 = 0x6c;
 }

@@ -319,15 +319,18 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // also has first (last read first, as above), then the classic-only
     // ones in the order read (arch_sm100_smoke `.nv.info.k_arch`: EXIT_INSTR_OFFSETS
     // … LANGUAGE, then CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR, NVSAL_SW_WAR,
-    // PREEXIT_USED).
+    // PREEXIT_USED). What a kernel takes from its callees is in both
+    // (grid_attributes_sm100: after LANGUAGE, before CBANK_PARAM_SIZE).
     if mercury {
         for (f, entries) in per_fn.iter_mut() {
+            let kernel = super::state::query::is_kernel(st, *f);
             let merc: BTreeSet<u8> = st
                 .mercury
                 .nvinfo
                 .iter()
                 .filter(|n| n.live && n.function == Some(*f))
                 .map(|n| n.entry.attr)
+                .chain(super::finalize::info::KERNEL_INHERITS.into_iter().filter(|_| kernel))
                 .collect();
             let (mut both, mut classic_only): (Vec<_>, Vec<_>) = std::mem::take(entries)
                 .into_iter()

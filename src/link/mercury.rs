@@ -64,8 +64,9 @@ use crate::cubin::nvinfo::{Block, Entry, NvInfo, Value, code};
 use crate::cubin::prototype::Prototypes;
 
 pub use super::event::mercury::MercEvent;
+use super::finalize::info::KERNEL_INHERITS;
 use super::state::mercury::*;
-use super::state::query::{is_local_undefined_object, is_undefined_constant, is_undefined_variable};
+use super::state::query::{is_kernel, is_local_undefined_object, is_undefined_constant, is_undefined_variable};
 use super::state::{LinkState, Place, SectionClass, SymIdx};
 
 // ---- emit ----------------------------------------------------------------------
@@ -558,24 +559,34 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                 entries.push(e);
             }
         }
-        if let Some(e) = classic_externs
-            && !externs_done
-            && let Value::Block(Block::Symbols { .. }) = &e.value
-        {
-            let mut e = e;
-            for r in e.symbol_refs_mut() {
-                *r = to_merc(*r);
+        // What finalize gave a kernel from its callees (barrier counts,
+        // flags, grid attributes, the unknown stack size of recursion) takes
+        // the classic value in place, or comes after the kernel's own
+        // records in the classic table's order, with the EXTERNS made afresh
+        // (grid_attributes_sm100; recursion_stack_sm100: `k_rec`).
+        let kernel = is_kernel(st, f);
+        let mut tail: Vec<Entry> = Vec::new();
+        for e in &classic {
+            if e.attr == code::EXTERNS {
+                if !externs_done && let Value::Block(Block::Symbols { .. }) = &e.value {
+                    let mut e = e.clone();
+                    for r in e.symbol_refs_mut() {
+                        *r = to_merc(*r);
+                    }
+                    tail.push(e);
+                    externs_done = true;
+                }
+                continue;
             }
-            entries.push(e);
-        }
-        // The unknown stack size finalize gives a recursive kernel goes last
-        // here too (recursion_stack_sm100: `k_rec`).
-        if let Some(crs) = classic.iter().find(|e| e.attr == code::CRS_STACK_SIZE) {
-            match entries.iter_mut().find(|e| e.attr == code::CRS_STACK_SIZE) {
-                Some(e) => *e = crs.clone(),
-                None => entries.push(crs.clone()),
+            if !(e.attr == code::CRS_STACK_SIZE || kernel && KERNEL_INHERITS.contains(&e.attr)) {
+                continue;
+            }
+            match entries.iter_mut().find(|x| x.attr == e.attr) {
+                Some(x) => *x = e.clone(),
+                None => tail.push(e.clone()),
             }
         }
+        entries.extend(tail);
         c.sections[i].data = NvInfo {
             entries,
             trailing: Vec::new(),

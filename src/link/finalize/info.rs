@@ -27,6 +27,10 @@ use crate::cubin::nvinfo::{Block, Entry, Value, code};
 use super::graph::{self, Graph};
 use crate::link::state::{LinkState, OutNvInfo, SymIdx};
 
+/// EIATTR_NUM_MBARRIERS of a function whose count is unknown (NVSHMEM's
+/// reductions).
+const UNKNOWN_MBARRIERS: u32 = 0xffff;
+
 /// Stack size nvlink writes when recursion makes it unknown.
 pub const UNKNOWN_STACK: u32 = 0xffff_ffff;
 
@@ -161,6 +165,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         code::NUM_MBARRIERS,
         code::EXTERNS,
         code::CTAIDZ_USED,
+        code::GRID_ATTRIBUTES,
     ];
     let givers: Vec<(SymIdx, u8)> = old
         .iter()
@@ -169,7 +174,13 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         .collect();
     let barriers: Vec<(SymIdx, u8, u32)> = old
         .iter()
-        .filter(|n| n.live && matches!(n.entry.attr, code::NUM_BARRIERS | code::NUM_MBARRIERS))
+        .filter(|n| {
+            n.live
+                && matches!(
+                    n.entry.attr,
+                    code::NUM_BARRIERS | code::NUM_MBARRIERS | code::GRID_ATTRIBUTES
+                )
+        })
         .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
         .chain(
             old.iter()
@@ -214,7 +225,8 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         out.push(n);
     }
     if !relocatable {
-        propagate_barriers(st, g, kernels, &barriers, &mut out);
+        let (grid, counts): (Vec<u8>, Vec<u8>) = KERNEL_INHERITS.into_iter().partition(|&a| a == code::GRID_ATTRIBUTES);
+        propagate_barriers(st, g, kernels, &barriers, &counts, &mut out);
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
             let own = out.find(Some(k.kernel), code::EXTERNS);
@@ -285,6 +297,10 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 }
             }
         }
+        // A kernel's new EIATTR_GRID_ATTRIBUTES comes after its EXTERNS and
+        // CRS_STACK_SIZE (grid_attributes_sm90 `kS`; with one kernel reaching
+        // a recursion, CRS_STACK_SIZE then GRID_ATTRIBUTES).
+        propagate_barriers(st, g, kernels, &barriers, &grid, &mut out);
         // In output symbol order (dynpar_cudadevrt_sm90: libcudadevrt's
         // local kernels before the program's global ones).
         let order = crate::link::out::symbol_order(st);
@@ -311,16 +327,29 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     st.nvinfo = out;
 }
 
+/// The records a kernel takes from the functions it may call, by value
+/// (`propagate_barriers`).
+pub const KERNEL_INHERITS: [u8; 5] = [
+    code::NUM_BARRIERS,
+    code::NUM_MBARRIERS,
+    code::CTAIDZ_USED,
+    code::RESERVED_SMEM_USED,
+    code::GRID_ATTRIBUTES,
+];
+
 /// Valueless attributes a kernel inherits from the functions it may call:
 /// EIATTR_CTAIDZ_USED (ctaidz_callee_sm80) and EIATTR_RESERVED_SMEM_USED
 /// (the real-world sample matrixMul_nvrtc with -G).
 const FLAGS: [u8; 2] = [code::CTAIDZ_USED, code::RESERVED_SMEM_USED];
 
 /// EIATTR_NUM_BARRIERS (the largest) and EIATTR_NUM_MBARRIERS (the sum, each
-/// function once) over a kernel and the functions it may call, indirect
-/// calls included; when the output has one kernel, over every function in
+/// function once, 0xffff when one of them has 0xffff) over a kernel and the
+/// functions it may call, indirect calls included; when the output has one kernel, over every function in
 /// it. EIATTR_CTAIDZ_USED likewise when any of them has it (NVSHMEM's
-/// device library on sm_80; ctaidz_callee_sm80). A kernel's own record is updated in place, a missing one appended;
+/// device library on sm_80; ctaidz_callee_sm80); EIATTR_GRID_ATTRIBUTES
+/// the bitwise OR (grid_attributes_sm90: a multimem callee's 0x4; with
+/// values patched in the inputs, 0x2 own and 0x8 called give 0xa). A
+/// kernel's own record is updated in place, a missing one appended;
 /// other functions keep theirs (corpus barriers_*_sm90, mbarriers_sum_sm90;
 /// the real-world -G samples).
 fn propagate_barriers(
@@ -328,6 +357,7 @@ fn propagate_barriers(
     g: &Graph,
     kernels: &[KernelProps],
     barriers: &[(SymIdx, u8, u32)],
+    attrs: &[u8],
     out: &mut Records,
 ) {
     let everything: Vec<SymIdx> = g.funcs.iter().copied().filter(|&f| graph::present(st, f)).collect();
@@ -338,12 +368,7 @@ fn propagate_barriers(
         } else {
             std::iter::once(k.kernel).chain(g.reachable(k.kernel)).collect()
         };
-        for attr in [
-            code::NUM_BARRIERS,
-            code::NUM_MBARRIERS,
-            code::CTAIDZ_USED,
-            code::RESERVED_SMEM_USED,
-        ] {
+        for &attr in attrs {
             let values = barriers
                 .iter()
                 .filter(|(f, a, _)| *a == attr && counted.contains(f))
@@ -356,6 +381,11 @@ fn propagate_barriers(
                     attr,
                     value: Value::None { pad: 0 },
                 }
+            } else if attr == code::GRID_ATTRIBUTES {
+                match values.reduce(|a, b| a | b) {
+                    Some(v) => Entry::hval(attr, v as u16),
+                    None => continue,
+                }
             } else if attr == code::NUM_BARRIERS {
                 match values.max() {
                     Some(v) => Entry::bval(attr, v as u8),
@@ -366,7 +396,15 @@ fn propagate_barriers(
                 if v.is_empty() {
                     continue;
                 }
-                Entry::hval(attr, v.iter().sum::<u32>() as u16)
+                // 0xffff is an unknown count and stays; other sums wrap at
+                // 16 bits (mbarriers_unknown_sm90; inputs patched to 0x8001
+                // and 0x8002 give 0x3, 0xfffe and 0x2 give 0).
+                let sum = if v.contains(&UNKNOWN_MBARRIERS) {
+                    UNKNOWN_MBARRIERS
+                } else {
+                    v.iter().fold(0u32, |a, &b| a.wrapping_add(b))
+                };
+                Entry::hval(attr, sum as u16)
             };
             match out.find(Some(k.kernel), attr) {
                 Some(i) => out.list[i].entry = entry,

@@ -252,7 +252,7 @@ impl Finalize {
             // (verbose_sm90, local_mem_sm90 with -r: 0 where the final link
             // says 648 and 4096), and no stack warning.
             if setup.verbose {
-                out.push(Diagnostic::info(format!("{} bytes gmem", gmem(st))));
+                out.push(Diagnostic::info(gmem_line(st)));
                 for p in self.props.iter().rev() {
                     let own = KernelProps {
                         regs: p.own_regs,
@@ -266,7 +266,10 @@ impl Finalize {
             }
             return out;
         }
-        for p in self.props.iter().rev() {
+        // The warnings come in the reverse of the `-v` order: kernels as the
+        // call graph numbers them, not output symbol order (stack_warning_order_sm90:
+        // a local kernel between the global ones).
+        for p in self.props.iter() {
             if p.stack.is_none() && !setup.suppress_stack_size_warning {
                 out.push(Diagnostic::warning(format!(
                     "Stack size for entry function '{}' cannot be statically determined",
@@ -280,7 +283,7 @@ impl Finalize {
             }
         }
         if setup.verbose {
-            out.push(Diagnostic::info(format!("{} bytes gmem", gmem(st))));
+            out.push(Diagnostic::info(gmem_line(st)));
             for p in self.props.iter().rev() {
                 let name = st.symbol_name(p.kernel);
                 out.push(Diagnostic::info(format!("Function properties for '{name}':")));
@@ -296,8 +299,19 @@ impl Finalize {
         // nvlink 13.5 demangles with --dump-callgraph-no-demangle too
         // (dump_callgraph_no_demangle_sm90).
         let shown = |i: SymIdx| nvlink_demangled(&st.symbol_name(i));
+        // Functions removed as dead keep their number and show as an empty
+        // line (dump_callgraph_dead_sm90: inlined and uncalled functions,
+        // kernels -kernels-used drops, `vprintf` only they called).
+        let order = crate::link::out::symbol_order(st);
+        let first = tables::first_seen(st);
+        let mut numbered: Vec<((usize, usize), SymIdx)> = st
+            .all_symbols()
+            .filter(|(i, s)| s.sym_type == crate::cubin::consts::STT_FUNC && (s.removed || order.index.contains_key(i)))
+            .map(|(i, _)| (first.get(&i).copied().unwrap_or((usize::MAX, usize::MAX)), i))
+            .collect();
+        numbered.sort();
         let number: std::collections::HashMap<SymIdx, usize> =
-            self.graph.funcs.iter().enumerate().map(|(k, &f)| (f, k + 1)).collect();
+            numbered.iter().enumerate().map(|(k, &(_, f))| (f, k + 1)).collect();
         let regs = info::module_value(st, crate::cubin::nvinfo::code::REGCOUNT);
         let mut out = vec![
             format!("callgraph for {}:", setup.arch),
@@ -306,8 +320,12 @@ impl Finalize {
             "# ^s        // s is entry point".to_string(),
             "# &s        // s has address taken".to_string(),
         ];
-        for (k, &f) in self.graph.funcs.iter().enumerate() {
+        for (k, &(_, f)) in numbered.iter().enumerate() {
             let mut line = format!("{}: ", k + 1);
+            if !graph::present(st, f) {
+                out.push(line);
+                continue;
+            }
             if crate::link::state::query::is_kernel(st, f) {
                 line.push('^');
             }
@@ -357,8 +375,29 @@ fn gmem(st: &LinkState) -> u64 {
         .sum()
 }
 
+/// `N bytes gmem`, with `, C bytes cmem[3]` when the output has user
+/// `__constant__` data (`.nv.constant3`; not on sm_100+): verbose_cmem_sm80.
+fn gmem_line(st: &LinkState) -> String {
+    let bank3 = st
+        .section_named(".nv.constant3")
+        .and_then(|i| st.sections.get(i))
+        .filter(|s| !s.removed && st.mercury.is_empty());
+    match bank3 {
+        Some(s) => format!("{} bytes gmem, {} bytes cmem[3]", gmem(st), s.size),
+        None => format!("{} bytes gmem", gmem(st)),
+    }
+}
+
 /// `used N registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem`
-/// (no cmem on sm_100+).
+/// (no cmem on sm_100+), with `K bytes cmem[2]` after cmem[0] for a kernel
+/// with a `.nv.constant2.<kernel>` (sm_75-sm_89: verbose_cmem_sm80).
+///
+/// A kernel without EIATTR_NUM_BARRIERS shows the number of NOBITS sections
+/// in the output (`.nv.global`, every `.nv.shared.*` including sm_110's
+/// `.nv.shared.reserved.0`, `.nv_debug.shared`), `-r` too: nvlink's count,
+/// not the kernel's (verbose_cmem_sm80: 2; experiments with 0 to 4 such
+/// sections on sm_80 to sm_120; verbose_sm110, local_mem_sm110 from
+/// scripts/retarget-check: the reserved section alone gives 1).
 fn properties_line(st: &LinkState, p: &KernelProps) -> String {
     let name = st.symbol_name(p.kernel);
     let size_of = |sec: String| {
@@ -375,14 +414,7 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
     };
     let barriers = own(crate::cubin::nvinfo::code::NUM_BARRIERS)
         .find_map(|n| n.entry.scalar())
-        .unwrap_or(0);
-    // A kernel that uses reserved shared memory counts one barrier at least
-    // (sm_110: verbose_sm110, local_mem_sm110 from scripts/retarget-check).
-    let barriers = if own(crate::cubin::nvinfo::code::RESERVED_SMEM_USED).next().is_some() {
-        barriers.max(1)
-    } else {
-        barriers
-    };
+        .unwrap_or_else(|| st.sections.iter().filter(|s| !s.removed && s.nobits).count() as u32);
     // A kernel whose stack is unknown shows its own frame.
     let stack = p.stack.unwrap_or(p.frame);
     // sm_100+ leaves the constant bank out, and the reserved shared memory
@@ -390,7 +422,14 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
     // section).
     let (cmem, reserved) = if st.mercury.is_empty() {
         (
-            format!(" {} bytes cmem[0],", size_of(format!(".nv.constant0.{name}"))),
+            format!(
+                " {} bytes cmem[0],{}",
+                size_of(format!(".nv.constant0.{name}")),
+                match size_of(format!(".nv.constant2.{name}")) {
+                    0 => String::new(),
+                    n => format!(" {n} bytes cmem[2],"),
+                }
+            ),
             0,
         )
     } else {
