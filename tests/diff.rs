@@ -99,6 +99,9 @@ fn every_golden_is_equivalent_to_itself_and_differs_from_every_other() {
         vec!["arch_sm90_smoke", "tkinfo_options_sm90"],
         vec!["archive_hostobj_direct_sm90", "archive_hostobj_lx_sm90"],
         vec!["call_graph_4obj_sm90", "dump_callgraph_sm90", "verbose_sm90"],
+        // The same link; -disable-infos -Werror and -report-arch -v change
+        // only the messages.
+        vec!["disable_infos_stack_sm90", "report_arch_messages_sm90"],
         vec![
             "dump_callgraph_cpp_sm90",
             "dump_callgraph_no_demangle_sm90",

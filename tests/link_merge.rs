@@ -42,6 +42,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
+    ("kernels_used_host_lists_sm90", &["_Z2k1Pi"]),
     ("kernels_used_sm90", &["k_graph", "f_one", "f_three"]),
     ("kernels_used_substring_sm90", &["_Z7k_otherPi"]),
     ("kernels_used_sm100", &["k_graph", "f_one", "f_three"]),
@@ -50,6 +51,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("shared_dynamic_kernels_sm90", &["dyn_smem"]),
     ("shared_dynamic_kernels_sm100", &["dyn_smem"]),
     ("static_kernel_host_sm90", &["_Z3kB2Pi"]),
+    ("variables_used_only_sm90", &["_Z2k1Pi", "_Z2k2Pi"]),
 ];
 
 /// Whether PTX inputs can be compiled here (a CULDB_PTXAS naming no file counts as none).
@@ -101,7 +103,8 @@ fn check_symbols(case: &Path, st: &LinkState) -> Vec<String> {
     let debug = args_of(case).iter().any(|a| a == "-g");
     // `-r` removes nothing either (cdp_local_undefined_sm100 keeps every
     // function of libcudadevrt's member).
-    let keeps_all = debug || args_of(case).iter().any(|a| a == "-r");
+    // -r, -g and -preserve-relocs remove nothing (preserve_relocs_dce_sm90).
+    let keeps_all = debug || args_of(case).iter().any(|a| a == "-r" || a == "-preserve-relocs");
     let ours: BTreeMap<&str, _> = st
         .all_symbols()
         .filter(|(_, s)| s.sym_type != STT_SECTION && s.binding != STB_LOCAL)

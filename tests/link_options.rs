@@ -517,14 +517,36 @@ fn every_option_lands_in_its_field() {
     assert_eq!(u.host_ccbin.as_deref(), Some("gcc"));
     assert_eq!(u.nv_host.as_deref(), Some("h.o"));
     assert_eq!(u.tool_name.as_deref(), Some("t"));
-    // nvlink 13.5 (checked by hand): `-arch=sm_100a -preserve-relocs` warns.
+    // nvlink 13.5 (checked by hand): `-arch=sm_100a -preserve-relocs` warns,
+    // but -disable-infos silences it (disable_infos_stack_sm90).
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    let args = |extra: &[&str]| -> Vec<String> {
+        [
+            "-arch=sm_100a",
+            "-preserve-relocs",
+            "-report-arch",
+            "x.o",
+            "-o",
+            "x.cubin",
+        ]
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let o = options::parse(&args(&[])).unwrap();
     let warned: Vec<String> = o.warnings.iter().map(|w| w.text.clone()).collect();
     assert_eq!(
         warned,
         [
-            "Option '--preserve-relocs' is not fully implemented for gpu archtecture 'sm_100a' and may not work as expected"
+            "Option '--preserve-relocs' is not fully implemented for gpu archtecture 'sm_100a' and may not work as expected (target: sm_100a)"
         ]
     );
+    // -Werror: an error, then (the inputs found) `elfLink internal error`;
+    // x.o does not exist, so the link goes on to report it
+    // (err_preserve_relocs_werror_sm90).
+    let o = options::parse(&args(&["-Werror"])).unwrap();
+    assert_eq!(o.warnings[0].severity, Severity::Error);
     assert!(!o.lto.any());
 
     let d = LinkOptions::default();

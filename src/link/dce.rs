@@ -12,13 +12,18 @@
 //!   relocations, .nv.info records and call-graph records
 //!   (`archive_hostobj_*`: `m4_func`; `dynpar_cudadevrt_sm90`: the unused
 //!   libcudadevrt wrappers). Variables nothing refers to stay (`m4_data`).
-//! * `-kernels-used=a,b` keeps only the kernels named (README obs. 22).
+//! * `-kernels-used=a,b` keeps only the kernels named (README obs. 22),
+//!   whatever the host lists say; `-variables-used` alone keeps no kernel
+//!   (kernels_used_host_lists_sm90).
 //! * When every input comes from a host object that has a `.nvHRKE` list,
 //!   no host object without relocatable device code was read (obs. 70),
 //!   and the `.nvHRKE`/`.nvHRKI` lists name something, the kernels they do
 //!   not name go (obs. 33), unless `-ignore-host-info`.
 //! * A relocatable link (`-r`) removes nothing, and neither does `-g`
-//!   (debug_no_dce_sm90: not even what `-kernels-used` leaves out).
+//!   (debug_no_dce_sm90: not even what `-kernels-used` leaves out) nor
+//!   `-preserve-relocs` (preserve_relocs_dce_sm90: uncalled functions, and
+//!   kernels that `-kernels-used` or the host lists leave out, stay; on
+//!   every architecture).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -169,7 +174,15 @@ impl Dce {
         }
         if !self.planned {
             self.planned = true;
-            if !setup.relocatable && !setup.debug {
+            if !setup.relocatable && !setup.debug && setup.keep_dead_code {
+                // nvlink still decides which kernels are dead, and keeps them
+                // (preserve_relocs_dce_sm90).
+                st.dead_kernels_kept = plan(st, setup)
+                    .into_iter()
+                    .map(|(f, _)| f)
+                    .filter(|&f| st.symbol(f).is_some_and(|s| s.other & STO_ENTRY != 0))
+                    .collect();
+            } else if !setup.relocatable && !setup.debug {
                 self.dead = plan(st, setup);
                 self.referenced = undefined_referenced(st);
                 if !self.dead.is_empty() {
@@ -251,6 +264,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
     let is_kernel = |s: &super::state::OutSymbol| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined();
     // Host-object kernel lists apply when every input comes from a host object.
     let host_lists: Option<Vec<String>> = if setup.ignore_host_info
+        || setup.used_lists_given()
         || st.host_lists_incomplete
         || st.inputs.is_empty()
         || st.host_refs.len() < st.inputs.len()
@@ -280,7 +294,12 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             continue;
         }
         if !setup.kernel_used(&s.name) {
-            dropped_kernels.push((i, "kernel not named by -kernels-used".into()));
+            let why = if setup.kernels_used.is_empty() {
+                "kernel: -variables-used without -kernels-used keeps no kernel"
+            } else {
+                "kernel not named by -kernels-used"
+            };
+            dropped_kernels.push((i, why.into()));
         } else if let Some(names) = &host_lists
             && !names.iter().any(|p| host_match(p, &s.name))
         {

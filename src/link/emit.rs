@@ -781,14 +781,12 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     names.extend(sections.iter().skip(1).map(|x| x.name.clone()));
     for (_, f) in st.all_symbols() {
         if f.sym_type == STT_FUNC && f.other & super::state::query::STO_ENTRY != 0 && f.is_defined() && !f.removed {
-            // `-r` removes no kernel, but names only the `-kernels-used` ones
-            // (kernels_used_sm90 linked with -r).
-            if setup.relocatable && !setup.kernel_used(&f.name) {
-                continue;
-            }
-            // Nor an LTO kernel the host lists do not name (its bank's
-            // relocation section name stays: lto_cdp_sm90).
-            if !super::dce::lto_unlisted(st, f.input, &f.name) {
+            // `-r` and `-preserve-relocs` remove no kernel, but name a shared
+            // section only for the `-kernels-used` ones (kernels_used_sm90
+            // linked with -r, preserve_relocs_dce_sm90); nor for an LTO
+            // kernel the host lists do not name. The bank's relocation
+            // section name stays (lto_cdp_sm90, preserve_relocs_dce_sm90).
+            if !setup.unused_kernel_kept(&f.name) && !super::dce::lto_unlisted(st, f.input, &f.name) {
                 names.push(format!(".nv.shared.{}", f.name));
             }
             if !setup.relocatable {
@@ -1047,7 +1045,7 @@ impl<'a> NameIndex<'a> {
         // the device launches).
         let not_a_kernel = |input: usize, name: &str| {
             name.strip_prefix(".nv.info.")
-                .is_some_and(|k| (setup.relocatable && !setup.kernel_used(k)) || super::dce::lto_unlisted(st, input, k))
+                .is_some_and(|k| setup.unused_kernel_kept(k) || super::dce::lto_unlisted(st, input, k))
         };
         let mut info = HashMap::new();
         let mut info_by_input = HashMap::new();

@@ -988,7 +988,10 @@ impl InputLoader {
             return self.load_thin_archive(name, data);
         }
         let members = self.archive_members(name, data)?;
-        let system = !self.req.keep_system_libraries && system_lib::is_system_library(name);
+        // Under -keep-system-libraries every member is linked, but its host
+        // lists still count as a system library's (README observation 114).
+        let system_member = system_lib::is_system_library(name);
+        let system = !self.req.keep_system_libraries && system_member;
         // Finding (and decompressing) each member's device code is
         // independent of the others: done on every core, then the members
         // are taken in archive order as before.
@@ -1011,7 +1014,7 @@ impl InputLoader {
                 None => self.load_member(name, &m.name, m.data)?,
             };
             let mut member = member;
-            if system {
+            if system_member {
                 for n in &mut member {
                     if let LoadNote::Loaded(c) = n
                         && let Some(r) = &mut c.host_refs

@@ -192,7 +192,8 @@ pub struct LinkOptions {
     pub verbose2: bool,
     /// `-w` / `--disable-warnings`.
     pub disable_warnings: bool,
-    /// `-disable-infos`.
+    /// `-disable-infos`: silences nvlink's warnings after the options are
+    /// read (not its info lines), until the LTO step's code is linked.
     pub disable_infos: bool,
     /// `-Werror` / `--warning-as-error`.
     pub werror: bool,
@@ -222,7 +223,8 @@ pub struct LinkOptions {
     pub suppress_arch_warning: bool,
     /// `-preserve-relocs`.
     pub preserve_relocs: bool,
-    /// `-report-arch`: errors end in ` (target: <arch>)`.
+    /// `-report-arch`: every message after the options are read (not the
+    /// option parser's own) ends in ` (target: <arch>)`.
     pub report_arch: bool,
     /// `-ignore-host-info`.
     pub ignore_host_info: bool,
@@ -451,13 +453,25 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     // From sm_90 on nvlink warns, with its spelling (preserve_relocs_sm90;
     // sm_75 to sm_89 say nothing); sm_100+ then keeps no resolved
     // relocations at all (`LinkSetup::preserve_relocs`).
+    // -disable-infos silences it (disable_infos_stack_sm90).
     if opts.preserve_relocs
+        && !opts.disable_infos
         && let Some(p) = crate::arch::lookup(&arch).filter(|p| p.sm >= 90)
     {
-        opts.warnings.push(Diagnostic::warning(format!(
-            "Option '--preserve-relocs' is not fully implemented for gpu archtecture '{}' and may not work as expected",
+        let text = format!(
+            "Option '--preserve-relocs' is not fully implemented for gpu archtecture '{}' and may not work as expected{suffix}",
             p.name
-        )));
+        );
+        if !opts.werror {
+            opts.warnings.push(Diagnostic::warning(text));
+        } else {
+            // -Werror: the error, then nvlink stops once it has found its
+            // input files (preserve_relocs_werror_sm90).
+            opts.warnings.push(Diagnostic::error(text));
+            if opts.files().all(|f| dir.join(f).exists()) {
+                return late(opts, "elfLink internal error");
+            }
+        }
     }
     Ok(opts)
 }

@@ -49,6 +49,10 @@ pub struct Linker {
     undefined: Vec<SymIdx>,
     /// The output file's bytes, once emitted.
     output: Option<Vec<u8>>,
+    /// The LTO step's compiled code is being linked: nvlink's warnings are
+    /// then plain warnings again, whatever `-disable-infos` and `-Werror`
+    /// say (`silenced`).
+    warnings_back: bool,
 }
 
 /// The result of one step.
@@ -74,7 +78,23 @@ impl Linker {
             started: false,
             undefined: Vec::new(),
             output: None,
+            warnings_back: false,
         }
+    }
+
+    /// `-disable-infos` silences every warning nvlink prints after reading
+    /// its options (the stack-size ones, `Skipping incompatible`, `SM Arch
+    /// ... not found`, `Ignoring -dlto`, `--preserve-relocs` is not fully
+    /// implemented; `-Werror` then makes no error of them), but no info,
+    /// error or ptxas line. Once the LTO step has compiled IR, the warnings
+    /// of the link that follows come back (disable_infos_stack_sm90; nvlink
+    /// reads every input before it compiles), and `-Werror` no longer turns
+    /// them into errors either (disable_infos_lto_sm90).
+    fn silenced(&self, d: &Diagnostic) -> bool {
+        self.setup.disable_infos
+            && !self.warnings_back
+            && d.severity == Severity::Warning
+            && d.kind != super::diag::DiagKind::ToolOutput
     }
 
     pub fn state(&self) -> &LinkState {
@@ -131,6 +151,7 @@ impl Linker {
     /// Performs one unit of work.
     pub fn step(&mut self) -> Step {
         let mut ev = Vec::new();
+        let diagnosed = self.state.diagnostics.len();
         if !self.started {
             self.started = true;
             if let Some(phase) = self.phase() {
@@ -170,6 +191,32 @@ impl Linker {
             Stage::Emit => self.emit_step(&mut ev),
             done => done,
         };
+        if self.setup.disable_infos && !self.warnings_back {
+            // The merge records its own warnings.
+            ev.retain(|e| !matches!(e, Event::Diagnostic(d) if self.silenced(d)));
+            let mut recorded = std::mem::take(&mut self.state.diagnostics);
+            let mut k = 0;
+            recorded.retain(|d| {
+                k += 1;
+                k <= diagnosed || !self.silenced(d)
+            });
+            self.state.diagnostics = recorded;
+        }
+        if self.state.lto.is_some() && !matches!(self.stage, Stage::Lto | Stage::Read) {
+            self.warnings_back = true;
+        }
+        if self.setup.report_arch {
+            for e in &mut ev {
+                if let Event::Diagnostic(d) = e {
+                    self.with_target(d);
+                }
+            }
+            let mut recorded = std::mem::take(&mut self.state.diagnostics);
+            for d in recorded.iter_mut().skip(diagnosed) {
+                self.with_target(d);
+            }
+            self.state.diagnostics = recorded;
+        }
         Step {
             events: ev,
             finished: self.finished(),
@@ -182,8 +229,11 @@ impl Linker {
     /// ... cannot be statically determined": corpus err_w_keeps_warnings_sm90),
     /// so culdb drops none either.
     fn diagnose(&mut self, d: Diagnostic, ev: &mut Vec<Event>) {
+        if self.silenced(&d) {
+            return;
+        }
         let d = match d.severity {
-            Severity::Warning if self.setup.werror => Diagnostic {
+            Severity::Warning if self.setup.werror && !self.warnings_back => Diagnostic {
                 severity: Severity::Error,
                 ..d
             },
@@ -221,9 +271,7 @@ impl Linker {
             devrt_given,
         } = scan;
         for name in &plain {
-            let text = self.with_target(format!(
-                "requested LTO but '{name}' not built for LTO so doing partial LTO"
-            ));
+            let text = format!("requested LTO but '{name}' not built for LTO so doing partial LTO");
             self.diagnose(Diagnostic::info(text), ev);
         }
         if modules.is_empty() {
@@ -322,12 +370,14 @@ impl Linker {
         to_read(ev)
     }
 
-    /// `-report-arch`: nvlink's messages about the link name the target.
-    fn with_target(&self, mut text: String) -> String {
-        if self.setup.report_arch {
-            text.push_str(&format!(" (target: {})", self.setup.arch));
+    /// `-report-arch`: every message nvlink prints once its options are
+    /// read ends in ` (target: sm_90)`: infos (`-v`'s lines, partial LTO),
+    /// warnings (stack size), errors and fatal ones alike; not the lines
+    /// ptxas prints (report_arch_messages_sm90).
+    fn with_target(&self, d: &mut Diagnostic) {
+        if self.setup.report_arch && d.kind != super::diag::DiagKind::ToolOutput {
+            d.text.push_str(&format!(" (target: {})", self.setup.arch));
         }
-        text
     }
 
     fn lto_failed(&mut self, f: lto::Failure, ev: &mut Vec<Event>) -> Stage {
@@ -366,10 +416,10 @@ impl Linker {
                                 // The host link registers modules by the host
                                 // objects' ids; a bare cubin has none.
                                 let name = self.state.inputs[input].name.clone();
-                                let text = self.with_target(format!(
+                                let text = format!(
                                     "Input '{name}' has no host code, which could cause later host link error \
                                      if there is a reference to it"
-                                ));
+                                );
                                 self.diagnose(Diagnostic::info(text), ev);
                             }
                             if let Some(lto) = &mut self.state.lto
@@ -556,7 +606,7 @@ impl Linker {
             reported,
         });
         if reported {
-            let text = self.with_target(format!("Undefined reference to '{}' in '{}'", sym.name, by));
+            let text = format!("Undefined reference to '{}' in '{}'", sym.name, by);
             self.diagnose(Diagnostic::undefined(text), ev);
         }
         Stage::Resolve(i + 1)
@@ -566,11 +616,12 @@ impl Linker {
     /// one (with its start and end events). Errors stop the link at the end
     /// of the phase that reported them.
     fn next_phase(&mut self, done: bool, same: Stage, phase: Phase, ev: &mut Vec<Event>) -> Stage {
+        ev.retain(|e| !matches!(e, Event::Diagnostic(d) if self.silenced(d)));
         for e in ev.iter_mut() {
             if let Event::Diagnostic(d) = e {
                 // A phase's warnings are errors under -Werror too (the
                 // stack-size warning: rec_stack_werror_sm90).
-                if d.severity == Severity::Warning && self.setup.werror {
+                if d.severity == Severity::Warning && self.setup.werror && !self.warnings_back {
                     d.severity = Severity::Error;
                 }
                 self.state.diagnostics.push(d.clone());

@@ -18,7 +18,7 @@ pub struct LinkSetup {
     pub arch: String,
     /// `-r`: undefined references are allowed.
     pub relocatable: bool,
-    /// `-report-arch`: undefined-reference errors name the target.
+    /// `-report-arch`: every message names the target (`Linker::step`).
     pub report_arch: bool,
     /// `-w` (nvlink 13.5 was not seen to silence any warning with it).
     pub disable_warnings: bool,
@@ -26,6 +26,9 @@ pub struct LinkSetup {
     pub werror: bool,
     /// `-suppress-stack-size-warning`.
     pub suppress_stack_size_warning: bool,
+    /// `-disable-infos`: nvlink prints none of its own warnings, until the
+    /// LTO step's code is linked (`Linker::silenced`); infos still come.
+    pub disable_infos: bool,
     /// `-v`: finalize reports gmem and each kernel's properties (info lines).
     pub verbose: bool,
     /// `--dump-callgraph` or `--dump-callgraph-no-demangle`: finalize prints
@@ -41,6 +44,9 @@ pub struct LinkSetup {
     pub uidx_file: Option<String>,
     /// `-preserve-relocs`: applied relocations are kept in `.nv.resolvedrela.*`.
     pub preserve_relocs: bool,
+    /// `-preserve-relocs` as given, on every architecture: dead-code
+    /// elimination removes nothing (README observation 114).
+    pub keep_dead_code: bool,
     /// The folder relative file names given in options (`-uidx`) are read
     /// from; None for the current folder.
     pub base_dir: Option<std::path::PathBuf>,
@@ -63,9 +69,28 @@ impl LinkSetup {
     /// Whether `-kernels-used` keeps kernel `name`: each value matches any
     /// kernel whose name contains it, as nvlink's help says (checked:
     /// `-kernels-used=k_print` keeps `_Z7k_printPi`; corpus
-    /// kernels_used_substring_sm90). Without the option every kernel is used.
+    /// kernels_used_substring_sm90). Without the option every kernel is
+    /// used, unless `-variables-used` is given: nvlink then keeps no kernel
+    /// at all (kernels_used_host_lists_sm90).
     pub fn kernel_used(&self, name: &str) -> bool {
-        self.kernels_used.is_empty() || self.kernels_used.iter().any(|k| name.contains(k.as_str()))
+        if !self.used_lists_given() {
+            return true;
+        }
+        self.kernels_used.iter().any(|k| name.contains(k.as_str()))
+    }
+
+    /// A kernel `-kernels-used` leaves out that stays in the output (`-r`,
+    /// `-preserve-relocs`): nvlink names its sections as a device
+    /// function's (kernels_used_sm90 with -r, preserve_relocs_dce_sm90).
+    pub fn unused_kernel_kept(&self, name: &str) -> bool {
+        (self.relocatable || self.keep_dead_code) && !self.kernel_used(name)
+    }
+
+    /// Whether `-kernels-used` or `-variables-used` was given: the kernels
+    /// kept are then exactly those `-kernels-used` names, and the host
+    /// objects' lists count for nothing (kernels_used_host_lists_sm90).
+    pub fn used_lists_given(&self) -> bool {
+        !self.kernels_used.is_empty() || !self.variables_used.is_empty()
     }
 
     pub fn from_options(o: &super::options::LinkOptions) -> Self {
@@ -76,6 +101,7 @@ impl LinkSetup {
             disable_warnings: o.disable_warnings,
             werror: o.werror,
             suppress_stack_size_warning: o.suppress_stack_size_warning,
+            disable_infos: o.disable_infos,
             verbose: o.verbose,
             dump_callgraph: o.dump_callgraph || o.dump_callgraph_no_demangle,
             kernels_used: o.kernels_used.clone(),
@@ -89,6 +115,7 @@ impl LinkSetup {
                     .as_deref()
                     .and_then(crate::arch::lookup)
                     .is_some_and(|p| p.is_mercury()),
+            keep_dead_code: o.preserve_relocs,
             base_dir: None,
             debug: o.debug,
             lto: (o.lto.dlto || o.lto.link_time_opt)

@@ -18,7 +18,9 @@
 //!   member defines it. nvlink reads `-l` libraries after the files.
 //! * A member that is linked is then an input like any other (its kernels,
 //!   variables and host lists count as any host object's).
-//! * `-keep-system-libraries` links every member, as for other archives.
+//! * `-keep-system-libraries` links every member, as for other archives,
+//!   but their host lists still count as a system library's
+//!   (cudadevrt_keep_system_libs_sm90).
 //!
 //! A program that uses no dynamic parallelism therefore links nothing of
 //! libcudadevrt, which is what nvcc's `-lcudadevrt` on every device link

@@ -178,6 +178,7 @@ fn kernel_rule(st: &LinkState, run: &LinkRun, name: &str) -> String {
         return format!("kernel named by -kernels-used={k}");
     }
     let lists_apply = !setup.ignore_host_info
+        && !setup.used_lists_given()
         && !st.host_lists_incomplete
         && !st.inputs.is_empty()
         && st.host_refs.len() >= st.inputs.len()
@@ -226,6 +227,8 @@ impl KeepGraph {
             g.everything = Some("-r: a relocatable link removes nothing".into());
         } else if run.setup.debug {
             g.everything = Some("-g: nvlink does no dead-code elimination in a debug link".into());
+        } else if run.setup.keep_dead_code {
+            g.everything = Some("-preserve-relocs: nvlink does no dead-code elimination".into());
         }
         for e in &run.events {
             if let Event::Dce(DceEvent::Removed { name, reason }) = e {

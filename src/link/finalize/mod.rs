@@ -152,6 +152,16 @@ impl Finalize {
             },
             Stage::NvInfo => {
                 info::rewrite(st, &self.graph, &self.props, setup.relocatable);
+                // -preserve-relocs: a kernel dead-code elimination kept
+                // although dead has no minimum stack size
+                // (preserve_relocs_dce_sm90).
+                let dead = std::mem::take(&mut st.dead_kernels_kept);
+                st.nvinfo.retain(|n| {
+                    !(n.function.is_none()
+                        && n.entry.attr == crate::cubin::nvinfo::code::MIN_STACK_SIZE
+                        && n.entry.symbol_refs().iter().any(|&r| dead.contains(&SymIdx(r as i32))))
+                });
+                st.dead_kernels_kept = dead;
                 // nvlink creates the module `.nv.info` whatever the inputs
                 // hold; an empty one is left out but its name stays in
                 // `.shstrtab` (corpus uft_uidx_reorder_sm90).

@@ -311,6 +311,9 @@ pub struct LinkState {
     /// A host object without relocatable device code was read: what its
     /// host code launches is unknown, so no kernel list limits the kernels.
     pub host_lists_incomplete: bool,
+    /// `-preserve-relocs`: the kernels dead-code elimination would have
+    /// removed and kept (they get no EIATTR_MIN_STACK_SIZE).
+    pub dead_kernels_kept: Vec<SymIdx>,
     /// Strings that open the output's `.strtab`, in order, right after its
     /// leading NUL: the call prototypes that `.nv.callgraph` and
     /// `.nv.prototype` point at by offset (finalize fills it; see
