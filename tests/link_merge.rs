@@ -39,6 +39,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
     ("dce_device_launched_kernel_sm90", &["_Z8k_parentPi"]),
     ("dce_removed_extern_shared_sm90", &["_Z6k_gonePf"]),
+    ("dump_callgraph_dead_sm90", &["_Z2k3Pi"]),
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
