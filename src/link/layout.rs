@@ -928,6 +928,12 @@ impl Layout {
                         *at = need;
                         let sec = &mut st.sections[k.section];
                         sec.size = sec.size.max(need + cap);
+                        // A section this makes non-empty gets its section
+                        // symbol even when it holds no variable (sm_75,
+                        // sm_89: debug_shared_padded_sm75).
+                        if sec.size > 0 {
+                            Self::add_section_symbol(st, k.section);
+                        }
                     }
                 }
             }
@@ -952,12 +958,15 @@ impl Layout {
                 }
             }
         }
+        // -g names it with a section symbol in a final link only for sm_90
+        // (debug_extern_shared_sm90; not sm_75, sm_89 or sm_100:
+        // debug_extern_shared_sm75), and with -r.
         let k = Self::ensure_nobits(
             st,
             MODULE_SHARED,
             SHT_CUDA_SHARED,
             SectionClass::Shared,
-            debug,
+            debug && (st.relocatable || hopper(st)),
             "dynamic shared arrays are placed there",
             ev,
         );
@@ -1228,6 +1237,29 @@ impl Layout {
                     }
                 }
             }
+            // Outside sm_90 a final link's `.nv_debug.shared` left with
+            // no static variable (only extern arrays) loses its section
+            // symbol (debug_extern_shared_sm75; sm_90 keeps it:
+            // debug_extern_shared_sm90).
+            if !st.relocatable && !hopper(st) {
+                for &k in &module_sections {
+                    let holds_static = st.all_symbols().any(|(_, s)| {
+                        !s.removed && s.sym_type != STT_SECTION && s.size > 0 && s.place == Place::Section(k)
+                    });
+                    if holds_static || st.sections[k].name != MODULE_SHARED {
+                        continue;
+                    }
+                    let syms: Vec<SymIdx> = st
+                        .all_symbols()
+                        .filter(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(k))
+                        .map(|(i, _)| i)
+                        .filter(|i| !drops.iter().any(|(d, _)| d == i))
+                        .collect();
+                    for i in syms {
+                        drops.push((i, "-g below sm_90: module shared section holds no static variable"));
+                    }
+                }
+            }
         }
         for (i, reason) in drops {
             if let Some(s) = st.symbol_mut(i) {
@@ -1239,6 +1271,12 @@ impl Layout {
             }
         }
     }
+}
+
+/// Whether the link is for sm_90 (sm_9x), where -g gives the module shared
+/// section its section symbol even when it holds only extern arrays.
+fn hopper(st: &LinkState) -> bool {
+    st.inputs.iter().any(|i| (90..100).contains(&i.sm))
 }
 
 /// An `externsharedinstance`: the extern shared array a `-r` link made for
