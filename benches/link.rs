@@ -37,7 +37,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use culdb::cubin::build::{CubinBuilder, Def, SecSpec, Sym};
-use culdb::cubin::consts::{SHF_ALLOC, SHF_WRITE, SHT_PROGBITS};
+use culdb::cubin::consts::{SHF_ALLOC, SHF_WRITE, SHT_PROGBITS, STT_CUDA_OBJECT};
 use culdb::cubin::model::Cubin;
 
 fn arg(name: &str) -> Option<String> {
@@ -332,13 +332,15 @@ fn gigabyte(data: &Path, gib: usize) -> Workload {
             let mut b = CubinBuilder::new(90);
             b.ptxas_notes(90);
             let bytes: Vec<u8> = (0..mib << 20).map(|k| (k * 31 + i) as u8).collect();
-            let sec = b.section(SecSpec::new(".nv.global.init", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 8).data(bytes));
-            b.symbol(
-                &format!("table{i}"),
-                Sym::global().object().sized((mib << 20) as u64),
-                Def::In(sec),
-                0,
-            );
+            // As ptxas writes data: a section symbol, a CUDA_OBJECT variable
+            // marked global memory (st_other 0x20).
+            let spec = SecSpec::new(".nv.global.init", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 8).data(bytes);
+            let sec = b.section(spec.with_section_symbol());
+            let var = Sym {
+                sym_type: STT_CUDA_OBJECT,
+                ..Sym::global().sized((mib << 20) as u64).other(0x20)
+            };
+            b.symbol(&format!("table{i}"), var, Def::In(sec), 0);
             std::fs::write(dir.join(format!("d{i}.cubin")), b.to_bytes().expect("synthetic cubin")).expect("write");
         }
     }
