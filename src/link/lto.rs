@@ -25,8 +25,11 @@
 //!   decrypts it itself and hands libNVVM the plain module through a private
 //!   entry point (`__nvvmHandle`), which culdb cannot do. culdb asks
 //!   nvJitLink, NVIDIA's public LTO library, to compile the same modules to
-//!   PTX (`-arch=sm_NN -lto -ptx`): the PTX is byte-identical to what
-//!   nvlink's `-emit-ptx` writes.
+//!   PTX (`-arch=sm_NN -lto -ptx -Xnvvm=--device-c`): the PTX is
+//!   byte-identical to what nvlink's `-emit-ptx` writes. `--device-c`
+//!   matters when the IR calls libcudadevrt: NVVM then keeps every external
+//!   device function visible and calls an internal clone of it, `name$1`;
+//!   without it nvJitLink internalizes them (corpus lto_cdp_extern_fn_sm90).
 //! * The PTX then goes through ptxas with `-arch sm_NN -m 64`, nvlink's
 //!   `-maxrregcount` and `-Xptxas` options first (the cubin's tkinfo note
 //!   records them so). When every input was IR ("full LTO") and the code
@@ -203,7 +206,17 @@ pub fn compile(
              $CULDB_NVJITLINK or on the library path; scripts/cuda-tools.sh installs one]",
         )
     })?;
-    let mut nvvm_options = vec![format!("-arch={}", req.arch), "-lto".to_string(), "-ptx".to_string()];
+    // nvlink gives NVVM `--device-c` (separate compilation) always: with
+    // it NVVM internalizes the external device functions only when the IR
+    // calls nothing outside it. Code calling libcudadevrt keeps each one
+    // visible and calls an internal clone, `name$1` (corpus
+    // lto_cdp_extern_fn_sm90).
+    let mut nvvm_options = vec![
+        format!("-arch={}", req.arch),
+        "-lto".to_string(),
+        "-ptx".to_string(),
+        format!("-Xnvvm={DEVICE_C}"),
+    ];
     nvvm_options.extend(req.xnvvm.iter().map(|o| format!("-Xnvvm={o}")));
     nvvm_options.extend(req.split_compile.map(|n| format!("-split-compile={n}")));
     nvvm_options.extend(
@@ -269,6 +282,9 @@ pub fn compile(
         ptxas_ms: t.elapsed().as_millis() as u64,
     })
 }
+
+/// NVVM's option for separate compilation, which nvlink always gives it.
+const DEVICE_C: &str = "--device-c";
 
 /// The functions PTX declares `.extern` (called, defined elsewhere).
 pub fn extern_functions(ptx: &str) -> Vec<String> {
