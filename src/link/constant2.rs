@@ -37,8 +37,9 @@
 //!
 //! Corpus README observations 86 and 110.
 
+use foldhash::HashMap;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::cubin::consts::{SHF_ALLOC, SHF_INFO_LINK, SHT_CUDA_CONSTANT0, STB_LOCAL, STT_SECTION};
 
@@ -112,7 +113,7 @@ type Owned = (usize, SymIdx);
 /// The banks 2 of the output with the function each belongs to.
 fn banks(st: &LinkState) -> Vec<Owned> {
     let owners = text_owners(st);
-    let mut infos = HashMap::new();
+    let mut infos = HashMap::default();
     (1..st.sections.len())
         .filter(|&k| {
             let s = &st.sections[k];

@@ -25,7 +25,8 @@
 //!   kernels that `-kernels-used` or the host lists leave out, stay; on
 //!   every architecture).
 
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::*;

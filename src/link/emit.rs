@@ -10,8 +10,9 @@
 //! order itself, and the blank section and symbol attributes Mercury shares,
 //! live in `out`, below finalize, whose tables index the same symbols.
 
+use foldhash::HashMap;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
@@ -169,7 +170,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         (group, s.flags & SHF_EXECINSTR != 0, section_created(st, k))
     });
     // Output section index of each state section, for the ones emitted.
-    let mut out_index: HashMap<usize, usize> = HashMap::new();
+    let mut out_index: HashMap<usize, usize> = HashMap::default();
     // Loaded sections, in output order, with their segment permissions.
     let mut loaded: Vec<(usize, u32)> = Vec::new();
     let mut place = |sections: &mut Vec<Section<'static>>, k: usize| {
@@ -420,7 +421,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // input's relocation sections in its own order (extern_call_sm90:
     // `.rela.text.k_main`, `.rela.debug_frame`, then lib's
     // `.rela.text.add_bias`).
-    let mut first_met: HashMap<(usize, bool), usize> = HashMap::new();
+    let mut first_met: HashMap<(usize, bool), usize> = HashMap::default();
     for (n, r) in st.relocs.iter().enumerate() {
         first_met.entry((r.section, r.rela)).or_insert(n);
     }
@@ -486,7 +487,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     };
     // The resolved table follows the section's RELA table, or its REL one
     // when it has none (preserve_relocs_sm75: `.rel.debug_frame`).
-    let has_rela: std::collections::HashSet<usize> = by_section
+    let has_rela: foldhash::HashSet<usize> = by_section
         .iter()
         .filter(|((_, rela), _)| *rela)
         .map(|((sec, _), _)| *sec)
@@ -563,7 +564,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let (shstr_seed, str_seed) = string_pools(st, setup, &sections, &syms);
     sections[1].data = shstr_seed.into();
     sections[strtab].data = str_seed.into();
-    let mut index_of_name: HashMap<&str, u32> = HashMap::with_capacity(sections.len());
+    let mut index_of_name: HashMap<&str, u32> = HashMap::with_capacity_and_hasher(sections.len(), Default::default());
     for (i, x) in sections.iter().enumerate().rev() {
         index_of_name.insert(x.name.as_str(), i as u32);
     }
@@ -820,7 +821,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     }
     names.push(".nv.prototype".into());
     names.extend(st.dropped_section_names.iter().cloned());
-    let emitted: std::collections::HashSet<SymIdx> = syms
+    let emitted: foldhash::HashSet<SymIdx> = syms
         .order
         .iter()
         .filter_map(|slot| match slot {
@@ -848,7 +849,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             v.extend(local_names.iter().copied());
         }
         v.sort();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = foldhash::HashSet::default();
         // A nameless local (`link::uft`'s `-r` stubs) puts one empty string
         // in `.strtab` (uft_basic_sm90 linked with -r: one byte more).
         v.retain(|(_, n)| (for_strtab || !n.is_empty()) && seen.insert(*n));
@@ -860,7 +861,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         shstr.push(0);
     }
     let mut strtab = super::finalize::strtab_seed(st);
-    let mut seen_str: std::collections::HashSet<String> = st.strtab_strings.iter().cloned().collect();
+    let mut seen_str: foldhash::HashSet<String> = st.strtab_strings.iter().cloned().collect();
     let mut push = |strtab: &mut Vec<u8>, n: &str| {
         if !n.is_empty() && seen_str.insert(n.to_string()) {
             strtab.extend_from_slice(n.as_bytes());
@@ -1047,8 +1048,8 @@ impl<'a> NameIndex<'a> {
             name.strip_prefix(".nv.info.")
                 .is_some_and(|k| setup.unused_kernel_kept(k) || super::dce::lto_unlisted(st, input, k))
         };
-        let mut info = HashMap::new();
-        let mut info_by_input = HashMap::new();
+        let mut info = HashMap::default();
+        let mut info_by_input = HashMap::default();
         for (input, m) in st.maps.iter().enumerate() {
             for (name, at, j) in &m.info_creation {
                 let at = if at.0 == 0 && not_a_kernel(input, name) {
@@ -1060,7 +1061,7 @@ impl<'a> NameIndex<'a> {
                 info_by_input.entry((input, name.clone())).or_insert(at);
             }
         }
-        let mut first_reloc = HashMap::new();
+        let mut first_reloc = HashMap::default();
         for (n, r) in st.relocs.iter().enumerate() {
             first_reloc.entry((r.section, r.rela)).or_insert(n);
         }

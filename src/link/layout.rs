@@ -193,8 +193,8 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 /// Where each symbol stands in the input that defines it: (input, index in
 /// its symbol table).
-fn input_positions(st: &LinkState) -> std::collections::HashMap<SymIdx, (usize, usize)> {
-    let mut at = std::collections::HashMap::new();
+fn input_positions(st: &LinkState) -> foldhash::HashMap<SymIdx, (usize, usize)> {
+    let mut at = foldhash::HashMap::default();
     for (input, maps) in st.maps.iter().enumerate() {
         for (j, &m) in maps.map_symbol_index.iter().enumerate() {
             let idx = SymIdx(m);

@@ -10,7 +10,8 @@
 //! (registers, then virtual SM, then first input), weak data keeping the
 //! loser's bytes, and the diagnostics' texts.
 
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -87,7 +88,7 @@ impl InputMerge {
         let cubin = read::parse_for_link(&rec.data)
             .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
             .into_owned();
-        let mut regcounts = HashMap::new();
+        let mut regcounts = HashMap::default();
         for s in cubin.sections.iter().filter(|s| s.sh_type == SHT_CUDA_INFO) {
             let Ok(info) = nvinfo::decode(&s.data) else { continue };
             for e in info.find(code::REGCOUNT) {
@@ -102,7 +103,7 @@ impl InputMerge {
             .filter(|y| y.sym_type == STT_FUNC && y.binding == STB_LOCAL)
             .map(|y| y.shndx as usize)
             .collect();
-        let (mut section_symbol_of, mut function_of) = (HashMap::new(), HashMap::new());
+        let (mut section_symbol_of, mut function_of) = (HashMap::default(), HashMap::default());
         for (i, y) in cubin.symbols.iter().enumerate() {
             if y.sym_type == STT_SECTION {
                 section_symbol_of.entry(y.shndx as usize).or_insert(i);

@@ -3,7 +3,7 @@
 //! attributes a symbol and a section are written with, and a blank output
 //! section.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::cubin::consts::*;
 use crate::cubin::model::Section;
@@ -85,7 +85,7 @@ pub fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
 /// When nvlink creates each local symbol that is not a section symbol:
 /// (input, [`Created`]) of the first input symbol mapped to it.
 pub fn local_symbols_created(st: &LinkState) -> HashMap<i32, (usize, Created)> {
-    let mut out: HashMap<i32, (usize, Created)> = HashMap::new();
+    let mut out: HashMap<i32, (usize, Created)> = HashMap::default();
     for (input, maps) in st.maps.iter().enumerate() {
         for (j, &m) in maps.map_symbol_index.iter().enumerate() {
             if m > 0 && !out.contains_key(&m) {
@@ -238,7 +238,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // appear; within an input the functions first, each group in the
     // input's symbol order (arch_sm90_smoke: weak_helper, k_arch, lib_func,
     // then .nv.reservedSmem.offset0, fn_table, …, .nv.reservedSmem.cap).
-    let mut first_seen: HashMap<SymIdx, (usize, usize)> = HashMap::new();
+    let mut first_seen: HashMap<SymIdx, (usize, usize)> = HashMap::default();
     for (input, maps) in st.maps.iter().enumerate() {
         for (j, &m) in maps.map_symbol_index.iter().enumerate() {
             if m < 0 {
@@ -286,9 +286,9 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
 /// The locals some input lists after its first global symbol, on sm_100+:
 /// those that stay after the globals, and the section symbols of kernel
 /// banks holding image header indices, which go last among the locals.
-fn trailing_locals(st: &LinkState) -> (std::collections::HashSet<SymIdx>, std::collections::HashSet<SymIdx>) {
-    let mut out = std::collections::HashSet::new();
-    let mut banks = std::collections::HashSet::new();
+fn trailing_locals(st: &LinkState) -> (foldhash::HashSet<SymIdx>, foldhash::HashSet<SymIdx>) {
+    let mut out = foldhash::HashSet::default();
+    let mut banks = foldhash::HashSet::default();
     // sm_90 inputs end the same way, but nvlink lists those among the
     // other locals there (arch_sm90_smoke).
     if st.mercury.is_empty() {
@@ -299,7 +299,7 @@ fn trailing_locals(st: &LinkState) -> (std::collections::HashSet<SymIdx>, std::c
     // among its locals: the classic one is a local there too, after the
     // tables' section symbols (texref_helper_sm100: `.nv.callgraph`,
     // `.nv.prototype`, `.nv.constant0.k_tex2`, `.nv.constant0.k_tex`).
-    let with_headers: std::collections::HashSet<usize> = st
+    let with_headers: foldhash::HashSet<usize> = st
         .relocs
         .iter()
         .filter(|r| r.live && matches!(r.rtype, R_CUDA_TEX_HEADER_INDEX | R_CUDA_SURF_HEADER_INDEX))

@@ -161,7 +161,7 @@ impl WholeProgram {
     }
 }
 
-fn function_of(st: &LinkState, owners: &HashMap<usize, SymIdx>, s: SymIdx) -> SymIdx {
+fn function_of(st: &LinkState, owners: &foldhash::HashMap<usize, SymIdx>, s: SymIdx) -> SymIdx {
     match st.symbol(s) {
         Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
             Place::Section(k) => owners.get(&k).copied().unwrap_or(s),

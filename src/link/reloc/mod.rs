@@ -47,7 +47,7 @@ pub mod apply;
 pub mod bits;
 pub mod descriptors;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::cubin::consts::{
     SHT_CUDA_CONSTANT0, SHT_CUDA_GLOBAL, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_LOCAL, SHT_CUDA_SHARED, STT_CUDA_SAMPLER,
@@ -321,7 +321,7 @@ pub struct Relocate {
 type Twins = HashMap<(usize, usize, u64), (u32, i64)>;
 
 fn mercury_twins(st: &LinkState) -> Twins {
-    let mut out = Twins::new();
+    let mut out = Twins::default();
     for m in st.mercury.relocs.iter().filter(|m| m.live) {
         let Some((text, off)) = m.classic else {
             continue;

@@ -7,7 +7,7 @@
 //! symbol keeps its slot when a later input defines it, so relocations and
 //! call-graph edges recorded against the slot never need rewriting.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt;
 
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! are kernels, which input gave a section, which function owns a code
 //! section.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::cubin::consts::*;
 
@@ -59,7 +59,7 @@ pub fn input_of(st: &LinkState, k: usize) -> Option<(usize, usize)> {
 /// of global functions' code; a local function's code belongs to the
 /// function defined in it.
 pub fn text_owners(st: &LinkState) -> HashMap<usize, SymIdx> {
-    let mut m = HashMap::new();
+    let mut m = HashMap::default();
     for (k, sec) in st.sections.iter().enumerate() {
         if sec.class == SectionClass::Text
             && let Some(o) = sec.owner
