@@ -165,6 +165,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         code::NUM_MBARRIERS,
         code::EXTERNS,
         code::CTAIDZ_USED,
+        code::RESERVED_SMEM_USED,
         code::GRID_ATTRIBUTES,
     ];
     let givers: Vec<(SymIdx, u8)> = old
@@ -328,12 +329,18 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
 }
 
 /// The records a kernel takes from the functions it may call, by value
-/// (`propagate_barriers`).
+/// (`propagate_barriers`), in the order a kernel that had none of them gets
+/// them when the output has one kernel: the flags, then the counts, whatever
+/// the reading order of their givers or the depth of the calls
+/// (inherited_order_single_sm75; the real-world samples
+/// simpleCooperativeGroups and matrixMul_nvrtc with -G; experiments on
+/// sm_80 with all four). With several kernels `order_inherited` puts them
+/// in their givers' reading order instead.
 pub const KERNEL_INHERITS: [u8; 5] = [
-    code::NUM_BARRIERS,
-    code::NUM_MBARRIERS,
     code::CTAIDZ_USED,
     code::RESERVED_SMEM_USED,
+    code::NUM_BARRIERS,
+    code::NUM_MBARRIERS,
     code::GRID_ATTRIBUTES,
 ];
 
@@ -420,9 +427,10 @@ fn propagate_barriers(
 }
 
 /// With several kernels, the records a kernel inherits (barrier counts,
-/// EXTERNS) that it did not have come in the reading order of the first
-/// function it reaches that had each (multi_kernel_order_sm90; the
-/// real-world sample dmmaTensorCoreGemm with -G).
+/// EXTERNS, the CTAIDZ_USED and RESERVED_SMEM_USED flags) that it did not
+/// have come in the reading order of the first function it reaches that had
+/// each (multi_kernel_order_sm90; the real-world samples dmmaTensorCoreGemm
+/// and matrixMul_nvrtc with -G).
 fn order_inherited(
     g: &Graph,
     kernels: &[KernelProps],
