@@ -61,7 +61,9 @@ fn run(mut l: InputLoader) -> Outcome {
                         LoadNote::Loaded(c) => o.loaded.push(c),
                         LoadNote::HostCodeOnly { path, reason } => o.skipped.push((path, reason, None)),
                         LoadNote::Lto(m) => o.skipped.push((m.name, "NVVM IR".into(), None)),
-                        LoadNote::Skipped { path, reason, warning } => {
+                        LoadNote::Skipped {
+                            path, reason, warning, ..
+                        } => {
                             if let Some(w) = &warning {
                                 o.lines.push(nvlink_line(w));
                             }

@@ -284,6 +284,10 @@ pub enum LoadNote {
         reason: String,
         /// What nvlink prints about it, if anything.
         warning: Option<Diagnostic>,
+        /// A host object (or archive member) with device code for other
+        /// architectures only: nothing of it is linked, but nvlink still
+        /// registers its `__nv_module_id` (observation 118).
+        registered: Option<String>,
     },
 }
 
@@ -619,6 +623,7 @@ impl InputLoader {
                 warning: Some(Diagnostic::warning(format!(
                     "Skipping incompatible '{cand}' when searching for -l{name}"
                 ))),
+                registered: None,
             };
             if data.len() <= MAX_TINY_LIBRARY {
                 notes.push(incompatible(format!("only {} bytes", data.len())));
@@ -654,6 +659,7 @@ impl InputLoader {
                     }
                 ),
                 warning: None,
+                registered: None,
             });
         }
         self.libraries[arg] = Some(search);
@@ -788,6 +794,7 @@ impl InputLoader {
                     path: name.to_string(),
                     reason: format!("unreadable fatbin ({e}); nvlink finds no code in it"),
                     warning: Some(self.sm_arch_not_found(name)),
+                    registered: None,
                 }]);
             }
         };
@@ -850,7 +857,8 @@ impl InputLoader {
                 (Pick::NotFound { path, .. }, Some(_)) => Pick::NotFound { path, warn: false },
                 (p, _) => p,
             };
-            notes.push(self.pick_note(name, p, |arch| match member {
+            let not_found = matches!(p, Pick::NotFound { .. });
+            let mut note = self.pick_note(name, p, |arch| match member {
                 Some((archive, member)) => Origin::ArchiveMember {
                     archive: archive.to_string(),
                     member: member.to_string(),
@@ -860,7 +868,12 @@ impl InputLoader {
                     file: name.to_string(),
                     arch,
                 },
-            })?);
+            })?;
+            // Device code for other architectures only: still registered.
+            if let (true, LoadNote::Skipped { registered, .. }) = (not_found, &mut note) {
+                *registered = module_id.clone();
+            }
+            notes.push(note);
         }
         for n in &mut notes {
             match n {
@@ -931,6 +944,7 @@ impl InputLoader {
                 ),
                 path,
                 warning: warn.then(|| self.sm_arch_not_found(name)),
+                registered: None,
             },
         })
     }
@@ -1210,6 +1224,7 @@ fn skipped(path: &str, reason: impl Into<String>) -> LoadNote {
         path: path.to_string(),
         reason: reason.into(),
         warning: None,
+        registered: None,
     }
 }
 

@@ -449,7 +449,15 @@ impl Linker {
                             self.state.host_lists_incomplete = true;
                             ev.push(Event::InputSkipped { path, reason });
                         }
-                        LoadNote::Skipped { path, reason, warning } => {
+                        LoadNote::Skipped {
+                            path,
+                            reason,
+                            warning,
+                            registered,
+                        } => {
+                            if let Some(id) = registered {
+                                self.state.registered_unlinked.push((self.state.inputs.len(), id));
+                            }
                             ev.push(Event::InputSkipped { path, reason });
                             if let Some(w) = warning {
                                 self.diagnose(w, ev);

@@ -18,8 +18,11 @@
 //!   byte that is not an ASCII letter or digit written `_`
 //!   (`./d.cubin` in `/tmp/e2` gives `_tmp_e2___d_cubin`).
 //! * Inputs nothing was linked from do not count: a host object without
-//!   device code, an unused libcudadevrt member.
-//! * A failing link writes no file.
+//!   device code, an unused libcudadevrt member. A host object (or archive
+//!   member) whose device code is for other architectures only does count,
+//!   where it was read (observation 118).
+//! * A link failing with errors (status 255) still writes the file; a fatal
+//!   error writes none.
 //! * After the LTO step (`super::lto`): the IR modules count, where they
 //!   were read, the LTO cubin does not; full LTO lists them in the reverse
 //!   of reading order.
@@ -39,7 +42,20 @@ pub fn contents(st: &LinkState, dir: &Path) -> String {
         None => path_module(&base, &rec.name),
     };
     let modules: Vec<String> = match &st.lto {
-        None => st.inputs.iter().map(input_module).collect(),
+        None => {
+            // Objects with code for other architectures only come where
+            // they were read (observation 118).
+            let mut m = Vec::new();
+            let mut unlinked = st.registered_unlinked.iter().peekable();
+            for (i, rec) in st.inputs.iter().enumerate() {
+                while let Some((_, id)) = unlinked.next_if(|(at, _)| *at <= i) {
+                    m.push(id.clone());
+                }
+                m.push(input_module(rec));
+            }
+            m.extend(unlinked.map(|(_, id)| id.clone()));
+            m
+        }
         Some(lto) => {
             let mut m: Vec<String> = lto
                 .read_order

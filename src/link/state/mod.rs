@@ -349,6 +349,10 @@ pub struct LinkState {
     pub sym_fixups: Vec<SymFixup>,
     /// What the LTO step did (`link::lto`); None when it did not run.
     pub lto: Option<LtoRecord>,
+    /// Host objects read that had device code for other architectures
+    /// only: (inputs linked before it, its `__nv_module_id`). Nothing of
+    /// them is linked, but the registration file names them.
+    pub registered_unlinked: Vec<(usize, String)>,
     #[serde(skip)]
     pub symbol_names: HashMap<String, SymIdx>,
     /// The first section symbol of each output section, as added.
