@@ -107,6 +107,7 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
         // a fatal one (status 1).
         if status == 255
             && let Some(reg) = opts.register_link_binaries.as_deref()
+            && !keeps_register_file(&linker, &in_dir(dir, reg))
         {
             let text = link::register::contents(linker.state(), dir);
             let _ = write_output(&in_dir(dir, reg), text.as_bytes());
@@ -128,7 +129,9 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
             return linked;
         }
     }
-    if let Some(reg) = opts.register_link_binaries.as_deref() {
+    if let Some(reg) = opts.register_link_binaries.as_deref()
+        && !keeps_register_file(&linker, &in_dir(dir, reg))
+    {
         let text = link::register::contents(linker.state(), dir);
         if let Err(e) = write_output(&in_dir(dir, reg), text.as_bytes()) {
             let d = Diagnostic::fatal(format!("Could not open output file '{reg}': {e}"));
@@ -137,6 +140,12 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
         }
     }
     linked
+}
+
+/// nvlink leaves an existing registration file as it is when it read
+/// libcudadevrt and linked nothing of it (observation 119).
+fn keeps_register_file(linker: &link::Linker, path: &Path) -> bool {
+    linker.system_library_unused() && path.exists()
 }
 
 /// `path` taken from `dir`; as written when `dir` is the current folder (or

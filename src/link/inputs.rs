@@ -350,6 +350,8 @@ pub struct InputLoader {
     /// A system library (libcudadevrt) was read and left nothing undefined:
     /// nvlink then refuses any other input (err_object_after_cudadevrt_sm90).
     after_system_library: bool,
+    /// Once a system library was read: whether any member of it was linked.
+    system_library_linked: Option<bool>,
 }
 
 type StepResult = Result<Vec<LoadNote>, Diagnostic>;
@@ -425,6 +427,7 @@ impl InputLoader {
             needs: FunctionNeeds::default(),
             prepend: None,
             after_system_library: false,
+            system_library_linked: None,
         }
     }
 
@@ -464,6 +467,14 @@ impl InputLoader {
     /// Processes the next step of the plan (search a `-l`, or load one input):
     /// what it produced, or None when all are done. After an `Err` (a fatal
     /// diagnostic with nvlink's text) the loader is done.
+    /// A system library (libcudadevrt) was read and nothing of it linked:
+    /// nvlink then leaves an existing `--register-link-binaries` file as it
+    /// is (observation 119; nvcc gives every arch's link of a
+    /// multi-`-gencode` build the same file).
+    pub fn system_library_unused(&self) -> bool {
+        self.system_library_linked == Some(false)
+    }
+
     pub fn step(&mut self) -> Option<Result<Vec<LoadNote>, Diagnostic>> {
         self.printed.clear();
         if let Some(c) = self.prepend.take() {
@@ -1037,6 +1048,9 @@ impl InputLoader {
                     }
                 }
             }
+            if system {
+                self.system_library_linked.get_or_insert(false);
+            }
             if system && !self.pulls(&member) {
                 notes.push(skipped(
                     &format!("{name}:{}", m.name),
@@ -1046,6 +1060,7 @@ impl InputLoader {
                 continue;
             }
             if system {
+                self.system_library_linked = Some(true);
                 // A later member may define what this one calls.
                 for n in &member {
                     if let LoadNote::Loaded(c) = n {

@@ -101,6 +101,11 @@ impl Linker {
         &self.state
     }
 
+    /// See [`InputLoader::system_library_unused`].
+    pub fn system_library_unused(&self) -> bool {
+        self.loader.system_library_unused()
+    }
+
     /// The phase now running (None once finished).
     pub fn phase(&self) -> Option<Phase> {
         match self.stage {
