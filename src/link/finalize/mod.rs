@@ -278,13 +278,24 @@ impl Finalize {
         }
         // The warnings come in the reverse of the `-v` order: kernels as the
         // call graph numbers them, not output symbol order (stack_warning_order_sm90:
-        // a local kernel between the global ones).
+        // a local kernel between the global ones). A kernel's comes once per
+        // call-graph edge of it (direct callees, then each possible target
+        // of its indirect calls) into a recursive call tree
+        // (stack_warning_count_sm86, observation 120).
         for p in self.props.iter() {
             if p.stack.is_none() && !setup.suppress_stack_size_warning {
-                out.push(Diagnostic::warning(format!(
-                    "Stack size for entry function '{}' cannot be statically determined",
-                    st.symbol_name(p.kernel)
-                )));
+                let recursive = self
+                    .graph
+                    .successors(p.kernel)
+                    .into_iter()
+                    .filter(|&c| self.graph.stack(c, &|_| 0).is_none())
+                    .count();
+                for _ in 0..recursive.max(1) {
+                    out.push(Diagnostic::warning(format!(
+                        "Stack size for entry function '{}' cannot be statically determined",
+                        st.symbol_name(p.kernel)
+                    )));
+                }
             }
         }
         if setup.dump_callgraph {
