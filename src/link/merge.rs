@@ -510,8 +510,18 @@ impl InputMerge {
                 // Reserved shared memory belongs to its variable: one copy
                 // (arch_sm110_smoke, with and without -r).
                 self.dropped.insert(sym.shndx as usize);
-            } else if sym.is_defined() && sym.shndx != SHN_COMMON && sym.shndx != SHN_ABS {
+            } else if sym.is_defined()
+                && sym.shndx != SHN_COMMON
+                && sym.shndx != SHN_ABS
+                && !self
+                    .cubin
+                    .sections
+                    .get(sym.shndx as usize)
+                    .is_some_and(|x| is_nobits(x.sh_type))
+            {
                 // Data: the section is still merged (its bytes stay, dead).
+                // A NOBITS one waits: it gets no space when it holds only
+                // lost duplicates (`lost_nobits`).
                 self.ensure_section(st, sym.shndx as usize, ev)?;
             }
         }
@@ -626,7 +636,7 @@ impl InputMerge {
         if sym.binding == STB_LOCAL {
             if sym.sym_type == STT_SECTION {
                 let s = sym.shndx as usize;
-                if self.dropped.contains(&s) || self.skip_reason(s).is_some() {
+                if self.dropped.contains(&s) || self.skip_reason(s).is_some() || self.lost_nobits(st, s) {
                     return Ok(());
                 }
                 // A function's code is placed when its symbol is resolved (a
@@ -811,6 +821,15 @@ impl InputMerge {
             super::mercury_merge::merge_section(st, &self.mercury_view(), j, ev);
             return Ok(());
         }
+        if self.lost_nobits(st, j) {
+            ev.push(Event::SectionSkipped {
+                input: self.input,
+                in_section: j,
+                name: s.name.clone(),
+                reason: "a NOBITS section holding only weak duplicates that lost takes no space".into(),
+            });
+            return Ok(());
+        }
         match s.sh_type {
             SHT_CUDA_INFO => self.nvinfo(st, j, ev),
             SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &s.data, ev)?,
@@ -973,6 +992,50 @@ impl InputMerge {
         ok
     }
 
+    /// Whether NOBITS input section `j` holds only weak data definitions
+    /// that lost (zero-initialised C++17 inline `__device__` variables):
+    /// nvlink gives it no space, while a section with one kept symbol is
+    /// placed whole, with holes for its lost duplicates
+    /// (weak_nobits_dups_sm90; tests/corpus/README.md, 118).
+    fn lost_nobits(&self, st: &LinkState, j: usize) -> bool {
+        if !self
+            .cubin
+            .sections
+            .get(j)
+            .is_some_and(|x| j != 0 && is_nobits(x.sh_type))
+        {
+            return false;
+        }
+        let lost = &st.maps[self.input].weak_processed;
+        let mut any = false;
+        for (i, y) in self.cubin.symbols.iter().enumerate() {
+            if i == 0 || y.sym_type == STT_SECTION || y.shndx as usize != j {
+                continue;
+            }
+            if !lost.get(i).copied().unwrap_or(false) || y.sym_type == STT_FUNC {
+                return false;
+            }
+            any = true;
+        }
+        any && st.maps[self.input].map_section_index.get(j).is_none_or(|&o| o == 0)
+    }
+
+    /// Whether offset `at` of input section `target` lies in a weak data
+    /// definition that lost: nvlink keeps its bytes but not its relocations
+    /// (weak_data_reloc_dups_sm90; tests/corpus/README.md, 119).
+    fn in_lost_data(&self, st: &LinkState, target: usize, at: u64) -> bool {
+        let lost = &st.maps[self.input].weak_processed;
+        self.cubin.symbols.iter().enumerate().any(|(i, y)| {
+            i != 0
+                && y.sym_type != STT_FUNC
+                && y.sym_type != STT_SECTION
+                && y.shndx as usize == target
+                && lost.get(i).copied().unwrap_or(false)
+                && at >= y.value
+                && at < y.value + y.size
+        })
+    }
+
     fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
         st.maps[self.input]
             .weak_processed
@@ -1113,6 +1176,15 @@ impl InputMerge {
                     in_section: j,
                     offset: r.offset,
                     reason: "debug relocation for a weak definition this input lost".into(),
+                });
+                continue;
+            }
+            if !debug && self.in_lost_data(st, target, r.offset) {
+                ev.push(Event::RelocDropped {
+                    input: self.input,
+                    in_section: j,
+                    offset: r.offset,
+                    reason: "it patches a weak data definition this input lost".into(),
                 });
                 continue;
             }

@@ -61,7 +61,7 @@ pub fn first_seen(st: &LinkState) -> HashMap<SymIdx, (usize, usize)> {
 /// grouped by their first symbol in order of first appearance
 /// (dynpar_cudadevrt_sm90: a global from the first input before the
 /// archive's locals), each group last read
-/// first (nvlink prepends), prototype offsets into the output `.strtab`.
+/// first (nvlink prepends), a function in the address-taken list once, prototype offsets into the output `.strtab`.
 pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &HashMap<String, u32>) {
     let first = first_seen(st);
     let pos = |x: u32| {
@@ -80,6 +80,7 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
     };
     let mut lists: [BTreeMap<(usize, usize), Vec<OutCallEdge>>; 4] = Default::default();
     let mut calls_seen = HashSet::new();
+    let mut taken_seen = HashSet::new();
     for e in st.callgraph.iter().filter(|e| e.live) {
         let mut e = e.clone();
         if e.record
@@ -101,7 +102,14 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
                 }
                 (0, caller)
             }
-            Record::AddressTaken { func, .. } => (1, func),
+            Record::AddressTaken { func, .. } => {
+                // One entry per function, the first read: the objects that
+                // each take its address add nothing (address_taken_twice_sm90).
+                if !taken_seen.insert(func) {
+                    continue;
+                }
+                (1, func)
+            }
             Record::IndirectCall { caller, .. } => (2, caller),
             Record::AddressRef { referrer, .. } => (3, referrer),
             _ => continue,

@@ -1,0 +1,3 @@
+__device__ int g(int x);
+__device__ int h(int x);
+typedef int (*F)(int);

@@ -1,0 +1,2 @@
+#include "h.h"
+__device__ int ua(){ return *pa + *pb + (int)pad; }

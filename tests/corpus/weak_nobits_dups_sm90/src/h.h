@@ -1,0 +1,1 @@
+__device__ inline int gp = 0;

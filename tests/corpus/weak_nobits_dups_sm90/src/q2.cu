@@ -1,0 +1,2 @@
+#include "h.h"
+__global__ void k2(int* o){ o[0] = gp; }

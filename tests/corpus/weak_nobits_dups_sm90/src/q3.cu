@@ -1,0 +1,2 @@
+__device__ int y3;
+__global__ void k3(int* o){ o[0] = y3; }
