@@ -153,6 +153,12 @@ pub struct Layout {
     /// `.nv_debug.shared` before dead-code elimination, and it stays, empty,
     /// at their alignment (a kernel nothing launches with an extern array).
     dead_externs: Vec<SymIdx>,
+    /// An input's `.nv_debug.shared` that a final link leaves out because
+    /// its variables or extern arrays want more than 16-byte alignment
+    /// (`extern_shared`).
+    module_over_aligned: Option<usize>,
+    /// Kernels' `.nv.shared.<k>` made for extern arrays alone.
+    extern_made: Vec<usize>,
 }
 
 impl Default for Layout {
@@ -170,6 +176,8 @@ impl Default for Layout {
             externs: BTreeMap::new(),
             extern_at: BTreeMap::new(),
             dead_externs: Vec::new(),
+            module_over_aligned: None,
+            extern_made: Vec::new(),
         }
     }
 }
@@ -293,6 +301,8 @@ impl Layout {
             externs,
             extern_at: BTreeMap::new(),
             dead_externs,
+            module_over_aligned: None,
+            extern_made: Vec::new(),
         }
     }
 
@@ -832,6 +842,10 @@ impl Layout {
     /// shared_dynamic_kernels_sm90's k_b: 0x400, aligned 16;
     /// shared_module_only_sm90: two kernels reaching two 0x100-byte
     /// variables get 0x600 each).
+    ///
+    /// Such a section made for extern arrays alone that stays empty (apart
+    /// from the reserved part) and is aligned to more than 16 is left out
+    /// again below sm_90 and on sm_100+ (`prune`).
     fn new_kernel_sections(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
         if self.externs.is_empty() && self.module_vars.is_empty() {
             return;
@@ -854,6 +868,9 @@ impl Layout {
             };
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
             let section = Self::kernel_section(st, kernel, &name, reason, ev);
+            if reason == NewSection::ExternArray {
+                self.extern_made.push(section);
+            }
             self.kernels.push(KernelShared { kernel, section });
             self.reach.push(reach);
         }
@@ -961,6 +978,7 @@ impl Layout {
         // -g names it with a section symbol in a final link only for sm_90
         // (debug_extern_shared_sm90; not sm_75, sm_89 or sm_100:
         // debug_extern_shared_sm75), and with -r.
+        let from_inputs = st.section_named(MODULE_SHARED);
         let k = Self::ensure_nobits(
             st,
             MODULE_SHARED,
@@ -970,14 +988,27 @@ impl Layout {
             "dynamic shared arrays are placed there",
             ev,
         );
+        // A final link that makes it for extern arrays aligns it to at most
+        // 16; an input's section (module variables) whose variables or
+        // arrays want more is left out altogether, except under -g, which
+        // keeps it at their alignment (extern arrays `__align__(4)` to 64
+        // with and without module variables of alignment 4 and 64, sm_75,
+        // sm_80, sm_86, sm_90, sm_100, with and without -g:
+        // shared_extern_align32_sm90, shared_extern_align32_module_sm75).
+        let mut want = st.sections[k].align;
         for (&x, &offset) in &self.externs {
             // A `-r` output's `externsharedinstance` belongs to its kernels:
             // it leaves `.nv_debug.shared`'s alignment (rel_extern_shared_sm90).
             if !is_instance(st, x) {
                 let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
-                st.sections[k].align = st.sections[k].align.max(a);
+                want = want.max(a);
+                let capped = if st.relocatable || from_inputs.is_some() { a } else { a.min(16) };
+                st.sections[k].align = st.sections[k].align.max(capped);
             }
             place_extern(st, x, k, offset, ev);
+        }
+        if !st.relocatable && !debug && from_inputs.is_some() && want > 16 {
+            self.module_over_aligned = Some(k);
         }
     }
 
@@ -1150,6 +1181,7 @@ impl Layout {
                 .keys()
                 .any(|x| st.symbol(*x).is_some_and(|s| s.place == Place::Section(k)))
                 || (self.externs.is_empty() && !self.dead_externs.is_empty() && st.sections[k].name == MODULE_SHARED);
+            let keeps_externs = keeps_externs && self.module_over_aligned != Some(k);
             // On sm_100+ it holds the reserved shared memory too
             // (generated kernels with an extern array on sm_100 and sm_120:
             // 0x400); before, nothing.
@@ -1187,6 +1219,45 @@ impl Layout {
                     reason: "its shared variables are laid out in the kernels' shared memory".into(),
                 });
             }
+        }
+        // A kernel's section made for extern arrays alone, still empty but
+        // for the reserved part and aligned to more than 16, is left out
+        // below sm_90 and on sm_100+, -g or not (kernels whose only shared
+        // memory is an `__align__(32)` array, sm_75, sm_80, sm_100, sm_120;
+        // one that the arrays' shared offset grows stays:
+        // shared_extern_align32_sm75, shared_extern_align32_sm90).
+        let cap = st
+            .lookup(RESERVED_CAP)
+            .and_then(|i| st.symbol(i))
+            .map(|s| s.value)
+            .unwrap_or(0);
+        for &k in &self.extern_made {
+            let sm = st.sections[k]
+                .owner
+                .and_then(|f| st.symbol(f))
+                .and_then(|f| st.inputs.get(f.input))
+                .map_or(0, |i| i.sm);
+            let sec = &st.sections[k];
+            if (90..100).contains(&sm) || sec.removed || sec.align <= 16 || sec.size > cap {
+                continue;
+            }
+            let name = sec.name.clone();
+            st.sections[k].removed = true;
+            st.dropped_section_names.push(name.clone());
+            let symbols: Vec<SymIdx> = st
+                .all_symbols()
+                .filter(|(_, s)| s.sym_type == STT_SECTION && s.place == Place::Section(k))
+                .map(|(i, _)| i)
+                .collect();
+            for i in symbols {
+                if let Some(s) = st.symbol_mut(i) {
+                    s.removed = true;
+                }
+            }
+            ev.push(LayoutEvent::Dropped {
+                name,
+                reason: "made for extern shared arrays aligned to more than 16, and empty".into(),
+            });
         }
         let param_bank = |st: &LinkState, s: &OutSymbol| match s.place {
             Place::Section(k) => st.sections.get(k).is_some_and(|x| {
