@@ -184,7 +184,9 @@ pub struct CompatMerge {
     /// -Werror: that warning is an error and fails the merge.
     pub werror: bool,
     /// A link nothing was linked into, for an sm_90+ target: the output
-    /// states only the accelerator target (corpus empty_link_sm90).
+    /// states only the accelerator target (corpus empty_link_sm90), and for
+    /// a Mercury one nvlink's own CAN_FASTPATH_FINALIZE and
+    /// FINALIZER_VERSION after it (empty_link_sm100, empty_link_sm120).
     pub target_only: bool,
 }
 
@@ -230,6 +232,12 @@ impl CompatMerge {
     pub fn entries(&self, target: Option<&Profile>) -> Vec<CompatEntry> {
         let mut order = vec![code::CUDA_ACCELERATOR_TARGET];
         if self.inputs == 0 {
+            // Nothing was linked in: the accelerator target, and into a
+            // Mercury target the two records nvlink writes as the finalizer
+            // whatever its inputs hold (empty_link_sm100, empty_link_sm120).
+            if target.is_some_and(Profile::is_mercury) {
+                order.extend([code::CAN_FASTPATH_FINALIZE, code::FINALIZER_VERSION]);
+            }
             return order.into_iter().filter_map(|a| self.entry(a, target)).collect();
         }
         let rest = POLICIES.iter().map(|p| p.attr);
