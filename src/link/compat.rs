@@ -334,6 +334,35 @@ mod tests {
     }
 
     #[test]
+    fn nothing_linked_states_nvlinks_own_attributes() {
+        // empty_link_sm90 / empty_link_sm100 / empty_link_sm120, and sm_121a
+        // checked by hand: the accelerator target, then on Mercury the
+        // target's fast-path mask and nvlink's finalizer version.
+        let empty = |arch: &str| {
+            let t = crate::arch::profiles::lookup(arch);
+            let m = CompatMerge {
+                target_only: true,
+                ..CompatMerge::new(t.map_or(0, |t| t.sm), false)
+            };
+            Compat {
+                entries: m.entries(t),
+                trailing: Vec::new(),
+            }
+            .encode()
+        };
+        assert_eq!(empty("sm_90"), [2, 9, 0, 0]);
+        let mercury = |target: u8, mask: u8| {
+            let mut v = vec![2, 9, target, 0, 4, 0x0b, 8, 0, mask, 0, 0, 0, 0, 0, 0, 0];
+            v.extend_from_slice(&[3, 0x0e, 0x40, 0x04]);
+            v
+        };
+        assert_eq!(empty("sm_100"), mercury(0, 9));
+        assert_eq!(empty("sm_120"), mercury(0, 0x50));
+        assert_eq!(empty("sm_110"), mercury(0, 0));
+        assert_eq!(empty("sm_121a"), mercury(1, 0));
+    }
+
+    #[test]
     fn tcgen05_matches_the_measured_table() {
         // Rows a = 0..7, columns b = 0..7; 0 = not written.
         let table = [
