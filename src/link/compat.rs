@@ -184,7 +184,9 @@ pub struct CompatMerge {
     /// -Werror: that warning is an error and fails the merge.
     pub werror: bool,
     /// A link nothing was linked into, for an sm_90+ target: the output
-    /// states only the accelerator target (corpus empty_link_sm90).
+    /// states only the accelerator target (corpus empty_link_sm90), and for
+    /// a Mercury one nvlink's own CAN_FASTPATH_FINALIZE and
+    /// FINALIZER_VERSION after it (empty_link_sm100, empty_link_sm120).
     pub target_only: bool,
 }
 
@@ -230,6 +232,12 @@ impl CompatMerge {
     pub fn entries(&self, target: Option<&Profile>) -> Vec<CompatEntry> {
         let mut order = vec![code::CUDA_ACCELERATOR_TARGET];
         if self.inputs == 0 {
+            // Nothing was linked in: the accelerator target, and into a
+            // Mercury target the two records nvlink writes as the finalizer
+            // whatever its inputs hold (empty_link_sm100, empty_link_sm120).
+            if target.is_some_and(Profile::is_mercury) {
+                order.extend([code::CAN_FASTPATH_FINALIZE, code::FINALIZER_VERSION]);
+            }
             return order.into_iter().filter_map(|a| self.entry(a, target)).collect();
         }
         let rest = POLICIES.iter().map(|p| p.attr);
@@ -323,6 +331,35 @@ mod tests {
 
     fn codes(m: &CompatMerge) -> Vec<(u8, Option<u32>)> {
         m.entries(None).iter().map(|e| (e.attr, e.scalar())).collect()
+    }
+
+    #[test]
+    fn nothing_linked_states_nvlinks_own_attributes() {
+        // empty_link_sm90 / empty_link_sm100 / empty_link_sm120, and sm_121a
+        // checked by hand: the accelerator target, then on Mercury the
+        // target's fast-path mask and nvlink's finalizer version.
+        let empty = |arch: &str| {
+            let t = crate::arch::profiles::lookup(arch);
+            let m = CompatMerge {
+                target_only: true,
+                ..CompatMerge::new(t.map_or(0, |t| t.sm), false)
+            };
+            Compat {
+                entries: m.entries(t),
+                trailing: Vec::new(),
+            }
+            .encode()
+        };
+        assert_eq!(empty("sm_90"), [2, 9, 0, 0]);
+        let mercury = |target: u8, mask: u8| {
+            let mut v = vec![2, 9, target, 0, 4, 0x0b, 8, 0, mask, 0, 0, 0, 0, 0, 0, 0];
+            v.extend_from_slice(&[3, 0x0e, 0x40, 0x04]);
+            v
+        };
+        assert_eq!(empty("sm_100"), mercury(0, 9));
+        assert_eq!(empty("sm_120"), mercury(0, 0x50));
+        assert_eq!(empty("sm_110"), mercury(0, 0));
+        assert_eq!(empty("sm_121a"), mercury(1, 0));
     }
 
     #[test]

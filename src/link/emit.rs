@@ -278,12 +278,20 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         }
         // Inputs all built for the accelerated target keep their
         // CAN_FASTPATH_FINALIZE (sm_100a objects into sm_100a: 9 stays 9;
-        // arch_sm100a_native); the plain SM's are masked.
+        // arch_sm100a_native); the plain SM's are masked, when the output
+        // holds code: an sm_100 object with only a `__device__` variable,
+        // or a host object's codeless cubin (`int main(){}` built -rdc),
+        // into sm_100a keeps 9, as does one whose device function
+        // dead-code elimination removed; `-r` of the function masks it.
         let native = parsed
             .iter()
             .flatten()
             .all(|c| crate::arch::input::InputArch::of_cubin(c).accelerated);
-        if let Some(t) = target.filter(|t| t.is_accelerated() && !native) {
+        let code = st
+            .sections
+            .iter()
+            .any(|s| s.class == super::state::SectionClass::Text && !s.removed);
+        if let Some(t) = target.filter(|t| t.is_accelerated() && !native && code) {
             accelerated_compat(&mut entries, t.sm);
         }
         let c = Compat {

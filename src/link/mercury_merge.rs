@@ -127,6 +127,40 @@ pub fn start_input(st: &mut LinkState, v: &MergeView<'_>) {
     }
 }
 
+/// The Mercury side of a link into a Mercury target that nothing was linked
+/// into (whole-program host objects: nvcc's device link of a non -rdc
+/// build): nvlink writes what an input with no code would give, a
+/// `.nv.merc.symtab` with the section symbols of the notes and the call
+/// graph (the notes' own sections, `.nv.merc.nv.callgraph` named
+/// `.nv.callgraph`) and `.nv.merc.nv.callgraph`, the copy of the classic
+/// call graph (empty_link_sm100, empty_link_sm120; `-r` and `-g` alike).
+pub fn nothing_linked(st: &mut LinkState) {
+    let m = &mut st.mercury;
+    for (classic, merc) in [
+        (".note.nv.tkinfo", ".note.nv.tkinfo"),
+        (".note.nv.cuinfo", ".note.nv.cuinfo"),
+        (".nv.callgraph", ".nv.merc.nv.callgraph"),
+    ] {
+        if !m.pairs.iter().any(|p| p.classic == classic) {
+            m.pairs.push(SectionPair {
+                classic: classic.into(),
+                merc: merc.into(),
+                sym_name: classic.into(),
+            });
+        }
+    }
+    if !m.copies.iter().any(|c| c.classic == ".nv.callgraph") {
+        m.copies.push(MercCopy {
+            name: ".nv.merc.nv.callgraph".into(),
+            classic: ".nv.callgraph".into(),
+            sh_type: SHT_CUDA_MERC_CALLGRAPH,
+            flags: SHF_MERCURY,
+            align: 4,
+            entsize: 8,
+        });
+    }
+}
+
 fn skipped(v: &MergeView<'_>, j: usize, reason: &str) -> Event {
     Event::Mercury(MercEvent::SectionSkipped {
         input: v.input,

@@ -195,7 +195,7 @@ impl Finalize {
                 st.notes.push(tables::tkinfo(st, &setup.tool_args, &setup.tool_object));
                 let target = crate::arch::lookup(&arch);
                 if st.inputs.is_empty() {
-                    empty_link_compat(st, target);
+                    nothing_linked(st, target);
                 }
                 let target_sm = target.map(|p| p.sm);
                 if let Some(n) = tables::cuinfo(st, target_sm) {
@@ -557,11 +557,17 @@ fn debug_shared_symbols(st: &mut LinkState) {
 }
 
 /// A link nothing was linked into gets, from sm_90 on, a `.nv.compat` with
-/// only EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET: 1 for an `a` target, else 0
-/// (empty_link_sm90; sm_75 and sm_80 have none). sm_100+ empty outputs also
-/// carry Mercury tables culdb does not make yet.
-fn empty_link_compat(st: &mut LinkState, target: Option<&crate::arch::Profile>) {
-    if target.is_some_and(|t| t.sm >= 90 && !t.is_mercury()) {
+/// only nvlink's own attributes: EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET, 1
+/// for an `a` target, else 0 (empty_link_sm90; sm_75 and sm_80 have none),
+/// and into a Mercury target the finalizer's two after it (see
+/// `compat::CompatMerge::entries`). A Mercury output also gets the Mercury
+/// symbol table and call graph an input with no code would give
+/// (`mercury_merge::nothing_linked`; empty_link_sm100, empty_link_sm120).
+fn nothing_linked(st: &mut LinkState, target: Option<&crate::arch::Profile>) {
+    if target.is_some_and(|t| t.sm >= 90) {
         st.compat.target_only = true;
+    }
+    if target.is_some_and(|t| t.is_mercury()) {
+        super::mercury_merge::nothing_linked(st);
     }
 }
