@@ -46,7 +46,7 @@ use crate::cubin::consts::{SHF_ALLOC, SHF_INFO_LINK, SHT_CUDA_CONSTANT0, STB_LOC
 use super::event::layout::LayoutEvent;
 use super::reach::References;
 use super::state::query::{input_of, is_kernel, state_rank, text_owners};
-use super::state::{LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
+use super::state::{Constant2Copy, LinkState, OutSection, OutSymbol, Place, SectionClass, SymIdx};
 
 /// The name prefix of a function's bank 2.
 const PREFIX: &str = ".nv.constant2.";
@@ -120,22 +120,40 @@ fn banks(st: &LinkState) -> Vec<Owned> {
             s.class == SectionClass::Constant(2) && s.name.starts_with(PREFIX) && !s.removed
         })
         .filter_map(|k| {
+            // The first input whose code is kept names the function (a
+            // losing weak copy's bank follows the winner's, its code gone).
             let at = input_of(st, k)?;
-            linked_function(st, &mut infos, &owners, at).map(|f| (k, f))
+            st.sections[k]
+                .contributions
+                .iter()
+                .filter(|c| c.live)
+                .map(|c| (c.input, c.in_section))
+                .chain(std::iter::once(at))
+                .find_map(|at| linked_function(st, &mut infos, &owners, at))
+                .map(|f| (k, f))
         })
         .collect()
 }
 
-/// A device function's block: the live contribution of its section.
+/// A device function's block: the live contributions of its section (a
+/// weak function's losing copy keeps its bank after the winner's, and
+/// nvlink copies both: weak_jumptable_sm100, `tf<1>`).
 fn block(st: &LinkState, section: usize, function: SymIdx) -> Option<Block> {
     let sec = st.sections.get(section)?;
     let c = sec.live_contribution()?;
+    let live = || sec.contributions.iter().filter(|x| x.live);
+    let start = live().map(|x| x.offset).min().unwrap_or(c.offset);
+    let end = live()
+        .map(|x| x.offset.saturating_add(x.size))
+        .max()
+        .unwrap_or(c.offset.saturating_add(c.size));
+    let first = live().next().unwrap_or(c);
     Some(Block {
         section,
         function,
-        at: (c.input, c.in_section),
-        start: c.offset,
-        size: c.size,
+        at: (first.input, first.in_section),
+        start,
+        size: end.saturating_sub(start),
         align: sec.align.max(1),
     })
 }
@@ -191,21 +209,25 @@ impl Banks {
             .collect()
     }
 
-    /// Kernel `k`'s bank 2, made if it has none.
-    fn bank_of(&mut self, st: &mut LinkState, k: SymIdx, ev: &mut Vec<LayoutEvent>) -> usize {
+    /// Kernel `k`'s bank 2, made if it has none (its section symbol named
+    /// with `symbol_prefix`).
+    fn bank_of(&mut self, st: &mut LinkState, k: SymIdx, symbol_prefix: &str, ev: &mut Vec<LayoutEvent>) -> usize {
         if let Some(&b) = self.bank.get(&k) {
             return b;
         }
-        let b = new_bank(st, k, ev);
+        let b = new_bank(st, k, symbol_prefix, ev);
         self.bank.insert(k, b);
         b
     }
 }
 
 /// A `.nv.constant2.<k>` for kernel `k`, which had none (corpus
-/// `const_opt_functions_sm75`: `k_c`, `k_new1`, `k_new2`).
-fn new_bank(st: &mut LinkState, kernel: SymIdx, ev: &mut Vec<LayoutEvent>) -> usize {
+/// `const_opt_functions_sm75`: `k_c`, `k_new1`, `k_new2`). Its section
+/// symbol is named as ptxas named the function's: `.nv.constant2.<k>`, or
+/// on sm_100+ `.nv.constant.optimizer.<k>` (jumptable_func_sm100).
+fn new_bank(st: &mut LinkState, kernel: SymIdx, symbol_prefix: &str, ev: &mut Vec<LayoutEvent>) -> usize {
     let name = format!("{PREFIX}{}", st.symbol_name(kernel));
+    let symbol = format!("{symbol_prefix}{}", st.symbol_name(kernel));
     let k = st.add_section(OutSection {
         name: name.clone(),
         sh_type: SHT_CUDA_CONSTANT0 + 2,
@@ -223,7 +245,7 @@ fn new_bank(st: &mut LinkState, kernel: SymIdx, ev: &mut Vec<LayoutEvent>) -> us
         removed: false,
     });
     st.add_local(OutSymbol {
-        name: name.clone(),
+        name: symbol,
         binding: STB_LOCAL,
         sym_type: STT_SECTION,
         other: 0,
@@ -314,8 +336,17 @@ fn place(st: &mut LinkState, banks: &mut Banks, b: &Block, ev: &mut Vec<LayoutEv
         return;
     }
     let name = st.sections.get(b.section).map(|s| s.name.clone()).unwrap_or_default();
+    let prefix = symbol_prefix(st, b.section, &name);
     for u in users {
-        let k = banks.bank_of(st, u, ev);
+        let k = banks.bank_of(st, u, &prefix, ev);
+        st.constant2_copies.push(Constant2Copy {
+            from: b.section,
+            function: b.function,
+            to: k,
+            start: b.start,
+            size: b.size,
+            offset,
+        });
         let from = st.sections.get(k).map_or(0, |s| s.size);
         copy_into(st, k, offset, &bytes, align);
         banks.end.insert(u, offset + b.size);
@@ -338,6 +369,40 @@ fn place(st: &mut LinkState, banks: &mut Banks, b: &Block, ev: &mut Vec<LayoutEv
     st.moved_constant2
         .insert(b.section, (offset as i64).wrapping_sub(b.start as i64));
     drop_block(st, b, ev);
+}
+
+/// What nvlink leaves in the null symbol's st_value after a final link
+/// that moved a weak device function's bank 2 holding a losing copy: where
+/// the last losing copy went in the kernels' banks (measured: two copies
+/// of 0x34 placed at 0 give 0x34, three give 0x68; weak_jumptable_sm90,
+/// the block placed at 0x68 after a weak kernel's own two copies, 0x9c;
+/// a weak kernel's bank, which stays, leaves 0).
+pub fn null_symbol_value(st: &LinkState) -> Option<u64> {
+    st.moved_constant2
+        .iter()
+        .filter_map(|(&k, &d)| Some((st.sections.get(k)?, d)))
+        .filter(|(s, _)| s.contributions.iter().filter(|c| c.live).count() > 1)
+        .filter_map(|(s, d)| {
+            let last = s.contributions.iter().filter(|c| c.live).map(|c| c.offset).max()?;
+            Some(last.wrapping_add_signed(d))
+        })
+        .next_back()
+}
+
+/// The prefix of the section symbol of function bank `section` (named
+/// `name`): what precedes the function's name in it (ptxas names the
+/// section symbol of an sm_100+ `.nv.constant2.<fn>`
+/// `.nv.constant.optimizer.<fn>`).
+fn symbol_prefix(st: &LinkState, section: usize, name: &str) -> String {
+    let function = name.strip_prefix(PREFIX).unwrap_or_default();
+    st.locals
+        .iter()
+        .chain(st.globals.iter())
+        .find(|s| s.sym_type == STT_SECTION && s.place == Place::Section(section))
+        .and_then(|s| s.name.strip_suffix(function))
+        .filter(|p| !p.is_empty() && !function.is_empty())
+        .unwrap_or(PREFIX)
+        .to_string()
 }
 
 /// Merges every device function's bank 2 into its kernels' banks.

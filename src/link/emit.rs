@@ -443,11 +443,18 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         let input = st.symbol(t.kernels[k].0).map_or(usize::MAX, |f| f.input);
         Some((input, k))
     };
+    // Also for an input's empty table (`.rela.nv.constant2.<k>` beside a
+    // kernel's jump table), where the input had it, and for the bank 2
+    // layout made for a kernel, after the others in the order the banks
+    // were made (jumptable_func_sm100, jumptable_two_files_sm100).
+    let empty_met = |k: usize| st.empty_relas.iter().find(|e| e.0 == k).copied();
     if mercury {
         for name in super::mercury::classic_twins_of_kept(st, relocatable) {
             if let Some(k) = st.section_named(&name)
                 && !st.sections[k].removed
-                && first_met.contains_key(&(k, true))
+                && (first_met.contains_key(&(k, true))
+                    || empty_met(k).is_some()
+                    || super::constant2::is_made_bank(st, k))
             {
                 by_section.entry((k, true)).or_default();
             }
@@ -457,12 +464,14 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     by_section.sort_by_cached_key(|&((sec, rela), _)| {
         let made_by_bindless = if rela { None } else { bindless_bank(sec) };
         let met = first_met.get(&(sec, rela)).copied();
-        match made_by_bindless {
-            Some((input, k)) => (input, 0, k),
-            None => (
+        match (made_by_bindless, met, empty_met(sec).filter(|_| rela)) {
+            (Some((input, k)), _, _) => (input, 0, k, 0),
+            (None, None, Some((_, n, input))) => (input, 1, n, 0),
+            (None, met, _) => (
                 met.and_then(|n| st.relocs.get(n)).map_or(usize::MAX, |r| r.input),
                 1,
                 met.unwrap_or(usize::MAX),
+                1,
             ),
         }
     });
@@ -638,6 +647,10 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             Slot::Null => null_symbol(),
         })
         .collect();
+    let mut symbols: Vec<Symbol> = symbols;
+    if !relocatable && let Some(v) = super::constant2::null_symbol_value(st) {
+        symbols[0].value = v;
+    }
 
     let segments = if relocatable {
         Vec::new()

@@ -365,6 +365,7 @@ impl Layout {
             }
             Stage::FunctionConstants => {
                 super::constant2::merge_function_banks(st, &mut ev);
+                super::mercury_merge::copy_function_banks(st);
                 Stage::Prune
             }
             Stage::Prune => {

@@ -45,6 +45,12 @@
 //!   pointed at the classic CIE of the same rank (`merge::frame_addend`);
 //! - the classic `.debug_frame` of an input is rewritten around the weak
 //!   functions it lost or won before it is merged (`frame_edit`);
+//! - a device function's `.nv.merc.nv.constant.optimizer.<fn>` (the twin
+//!   of its `.nv.constant2.<fn>`: a jump table, one driver record per
+//!   entry) is copied with its records into each kernel's
+//!   `.nv.merc.nv.constant.optimizer.<k>` where layout copied the classic
+//!   block (`mercury_merge::copy_function_banks`; corpus README
+//!   observation 124);
 //! - a resolved relocation of code writes its Mercury value (a constant's
 //!   offset in its Mercury bank, a bindless slot's offset in the header
 //!   table) into the operand field the capsule keeps for the instruction
@@ -280,6 +286,15 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     let mut rela_for: Vec<(usize, usize)> = Vec::new();
     let mut with_rela: Vec<usize> = (0..m.sections.len()).filter(|&k| keep[k]).collect();
     with_rela.sort_by_key(|&k| {
+        // A constant bank's twin by its section pair:
+        // `.nv.merc.rela.nv.constant.optimizer.<k>` beside
+        // `.rela.nv.constant2.<k>` (jumptable_func_sm100).
+        let paired = m.sections[k]
+            .name
+            .starts_with(OPTIMIZER)
+            .then(|| m.pairs.iter().find(|p| p.merc == m.sections[k].name))
+            .flatten()
+            .map(|p| format!(".rela{}", p.classic));
         let classic = m.sections[k]
             .rela
             .as_ref()
@@ -291,6 +306,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                     .replace(".nv.constant.user", ".nv.constant3")
             })
             .unwrap_or_default();
+        let classic = paired.unwrap_or(classic);
         let text = twin_text(c, &classic_index, &m.sections[k]);
         (attached(c, &classic, text).unwrap_or(usize::MAX), k)
     });
@@ -336,9 +352,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         .collect();
     rest.sort_by_key(|&k| {
         let s = &m.sections[k];
+        // A function's constant bank 2 twin (`.nv.merc.nv.constant.optimizer.<fn>`,
+        // type SHT_CUDA_CONSTANT0 + 0x20) is a constant bank too, beside
+        // its classic twin (jumptable_func_sm100).
+        let optimizer = s.name.starts_with(OPTIMIZER);
         let rank = if s.is_text() {
             1
-        } else if (SHT_CUDA_CONSTANT0..SHT_CUDA_CONSTANT0 + 0x20).contains(&s.sh_type) {
+        } else if (SHT_CUDA_CONSTANT0..SHT_CUDA_CONSTANT0 + 0x20).contains(&s.sh_type) || optimizer {
             0
         } else {
             2
@@ -346,8 +366,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         // Data copies follow their classic twins (arch_sm110_smoke:
         // `.nv.merc.nv.global.init` of the second input before the first
         // input's `.nv.merc.nv.shared.reserved.0`, as in the classic list).
+        let twin = optimizer
+            .then(|| m.pairs.iter().find(|p| p.merc == s.name))
+            .flatten()
+            .and_then(|p| info_at(c, &p.classic));
         let pos = if s.is_text() {
             text_pos(s)
+        } else if let Some(at) = twin {
+            at
         } else {
             info_at(c, &s.name.replacen(".nv.merc", "", 1)).unwrap_or(usize::MAX)
         };
@@ -604,10 +630,12 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     // tables (weak_func_vsm_low_first_sm100: 0x6c, 0x7c, 0x98 where the
     // input has 0x98, 0x7c, 0x6c).
     for (i, k) in rela_for {
-        let relocs: Vec<Reloc> = m
-            .relocs
-            .iter()
-            .rev()
+        // Records layout copied from device functions' banks follow, in
+        // the order they were copied (`mercury_merge::copy_function_banks`).
+        let merged = m.relocs.iter().rev().filter(|r| !r.copied);
+        let copied = m.relocs.iter().filter(|r| r.copied);
+        let relocs: Vec<Reloc> = merged
+            .chain(copied)
             .filter(|r| r.live && r.section == k && !resolved(st, r, relocatable))
             .map(|r| Reloc {
                 offset: r.offset,
@@ -946,6 +974,19 @@ fn mercury_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], merc: u32)
     let s = if matches!(sym.sym_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE | STT_CUDA_SAMPLER) {
         let table = st.bindless.as_ref()?;
         table.slot_of(r.sym)?.offset.checked_sub(table.base)?
+    } else if let Place::Section(k) = sym.place
+        && merc == 0
+        && st.sections.get(k).is_some_and(|x| x.class == SectionClass::Constant(2))
+    {
+        // A `.const_opt` object of a constant bank 2 (a jump table), which
+        // the output's symbol tables leave out: its offset in the bank,
+        // where layout moved a device function's block (jumptable_func_sm100:
+        // `0x8000 + offset` in the capsule's operand field for addend -0x8000).
+        let v = st
+            .moved_constant2
+            .get(&k)
+            .map_or(sym.value, |&d| sym.value.wrapping_add_signed(d));
+        return super::reloc::descriptors::mercury_value(r.rtype, v, r.addend);
     } else {
         merc_syms.get(merc as usize).filter(|_| merc != 0)?.value
     };

@@ -73,6 +73,11 @@ impl MergeView<'_> {
                 .get(c)
                 .is_some_and(|y| self.dropped.contains(&(y.shndx as usize)));
         }
+        // The Mercury twin of a losing copy's constant bank 2 stays, as the
+        // bank does (`merge::drop_definition`; weak_jumptable_sm100).
+        if s.name.starts_with(OPTIMIZER) {
+            return false;
+        }
         if let Some(classic) = s.name.strip_prefix(".nv.merc")
             && classic.starts_with(".nv.shared.reserved.")
         {
@@ -364,6 +369,7 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
             live: true,
             operand: operand.map(|o| base.wrapping_add(o as u64)),
             classic,
+            copied: false,
         });
         kept += 1;
     }
@@ -499,4 +505,189 @@ fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) 
         kept,
         dropped,
     }));
+}
+
+/// The Mercury half of `constant2::merge_function_banks` (a layout stage):
+/// a device function's `.nv.merc.nv.constant.optimizer.<fn>` (the Mercury
+/// twin of its `.nv.constant2.<fn>`, a jump table whose entries the driver
+/// relocates) is copied with its relocations into the twin of each bank
+/// the classic block went to, at the same offset; a kernel without one gets
+/// `.nv.merc.nv.constant.optimizer.<k>` (sh_info its `.nv.capmerc.text.<k>`,
+/// relocations in `.nv.merc.rela.nv.constant.optimizer.<k>`), and the
+/// function's own copy is left out, as its classic bank is
+/// (jumptable_func_sm100, jumptable_two_files_sm100).
+///
+/// The copied records follow the kernel's own, one block after the other
+/// in placement order. Within a block, nvlink takes the function's
+/// `.const_opt` objects one by one (the function's input's, in symbol
+/// order), each object's records in merge order, then the records no
+/// object covers (a losing weak copy's bank), and writes that list
+/// backwards (measured: a jump table of objects 0x0, 0xc, 0x1c, 0x28 gives
+/// 0x28…0x34, 0x1c…0x24, 0xc…0x18, 0x0…0x8; a weak function's second copy
+/// at 0x38 comes first, 0x38…0x6c).
+pub fn copy_function_banks(st: &mut LinkState) {
+    let copies = std::mem::take(&mut st.constant2_copies);
+    if copies.is_empty() || st.mercury.is_empty() {
+        st.constant2_copies = copies;
+        return;
+    }
+    let mut emptied: BTreeSet<usize> = BTreeSet::new();
+    for c in &copies {
+        let (Some(from), Some(to)) = (st.sections.get(c.from), st.sections.get(c.to)) else {
+            continue;
+        };
+        let (from_name, to_name) = (from.name.clone(), to.name.clone());
+        let m = &st.mercury;
+        let Some(pair) = m.pairs.iter().find(|p| p.classic == from_name).cloned() else {
+            continue;
+        };
+        let Some(mf) = m.sections.iter().position(|s| s.name == pair.merc) else {
+            continue;
+        };
+        let function = from_name.strip_prefix(".nv.constant2.").unwrap_or_default();
+        let kernel = to_name.strip_prefix(".nv.constant2.").unwrap_or_default();
+        if function.is_empty() || kernel.is_empty() {
+            continue;
+        }
+        let mk = match m.pairs.iter().find(|p| p.classic == to_name) {
+            Some(p) => m.sections.iter().position(|s| s.name == p.merc),
+            None => None,
+        };
+        let mk = match mk {
+            Some(k) => k,
+            None => {
+                let src = &m.sections[mf];
+                let rename = |n: &str| {
+                    n.strip_suffix(function)
+                        .map_or_else(|| n.to_string(), |p| format!("{p}{kernel}"))
+                };
+                let sec = MercSection {
+                    name: rename(&src.name),
+                    sh_type: src.sh_type,
+                    flags: src.flags,
+                    align: src.align,
+                    entsize: src.entsize,
+                    data: Vec::new(),
+                    size: 0,
+                    nobits: false,
+                    contributions: Vec::new(),
+                    links_symtab: src.links_symtab,
+                    info_section: Some(format!("{CAPMERC_TEXT}{kernel}")),
+                    info_symbol: None,
+                    rela: src.rela.as_ref().map(|(n, f)| (rename(n), *f)),
+                };
+                let new_pair = SectionPair {
+                    classic: to_name.clone(),
+                    merc: sec.name.clone(),
+                    sym_name: rename(&pair.sym_name),
+                };
+                let m = &mut st.mercury;
+                m.sections.push(sec);
+                m.pairs.push(new_pair);
+                m.sections.len() - 1
+            }
+        };
+        // The bytes, at the classic block's offset.
+        let m = &mut st.mercury;
+        let bytes: Vec<u8> = m.sections[mf]
+            .data
+            .get(c.start as usize..c.start.saturating_add(c.size) as usize)
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default();
+        let input = st.symbol(c.function).map_or(0, |s| s.input);
+        let m = &mut st.mercury;
+        let dst = &mut m.sections[mk];
+        let end = c.offset.saturating_add(bytes.len() as u64);
+        if (dst.data.len() as u64) < end {
+            dst.data.resize(end as usize, 0);
+        }
+        if let Some(d) = dst.data.get_mut(c.offset as usize..end as usize) {
+            d.copy_from_slice(&bytes);
+        }
+        dst.size = dst.size.max(end);
+        if dst.contributions.is_empty() {
+            dst.contributions.push(Contribution {
+                input,
+                in_section: 0,
+                offset: 0,
+                size: 0,
+                live: true,
+            });
+        }
+        // The relocations, in the order described above.
+        let objects: Vec<(u64, u64)> = m
+            .inputs
+            .get(input)
+            .map(|mi| {
+                mi.symbols
+                    .iter()
+                    .filter(|y| y.sym_type != STT_SECTION && y.size > 0)
+                    .filter_map(|y| match mi.section_map.get(y.shndx as usize) {
+                        Some(Some((k, off))) if *k == mf => {
+                            let at = y.value.wrapping_add(*off);
+                            Some((at, at.saturating_add(y.size)))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let block = c.start..c.start.saturating_add(c.size);
+        let own: Vec<MercReloc> = m
+            .relocs
+            .iter()
+            .filter(|r| r.live && r.section == mf && block.contains(&r.offset))
+            .copied()
+            .collect();
+        let mut order: Vec<MercReloc> = Vec::new();
+        let mut taken = vec![false; own.len()];
+        for &(lo, hi) in &objects {
+            for (n, r) in own.iter().enumerate() {
+                if !taken[n] && (lo..hi).contains(&r.offset) {
+                    taken[n] = true;
+                    order.push(*r);
+                }
+            }
+        }
+        order.extend(own.iter().zip(&taken).filter(|(_, t)| !**t).map(|(r, _)| *r));
+        for r in order.into_iter().rev() {
+            m.relocs.push(MercReloc {
+                section: mk,
+                offset: r.offset - c.start + c.offset,
+                operand: None,
+                classic: None,
+                copied: true,
+                ..r
+            });
+        }
+        emptied.insert(mf);
+    }
+    // The banks end where their classic twins do.
+    for k in 0..st.mercury.sections.len() {
+        let Some(p) = st.mercury.pairs.iter().find(|p| p.merc == st.mercury.sections[k].name) else {
+            continue;
+        };
+        let Some(size) = st
+            .section_named(&p.classic)
+            .and_then(|i| st.sections.get(i))
+            .map(|s| s.size)
+        else {
+            continue;
+        };
+        let sec = &mut st.mercury.sections[k];
+        if sec.name.starts_with(OPTIMIZER) && sec.size < size {
+            sec.data.resize(size as usize, 0);
+            sec.size = size;
+        }
+    }
+    for mf in emptied {
+        let m = &mut st.mercury;
+        for c in &mut m.sections[mf].contributions {
+            c.live = false;
+        }
+        for r in m.relocs.iter_mut().filter(|r| r.section == mf) {
+            r.live = false;
+        }
+    }
+    st.constant2_copies = copies;
 }

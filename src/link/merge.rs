@@ -52,6 +52,9 @@ pub struct InputMerge {
     pub cursor: Cursor,
     /// Input sections that belong to a discarded weak definition.
     dropped: BTreeSet<usize>,
+    /// Banks 2 of discarded weak definitions: merged for their bytes, their
+    /// local symbols left out (`drop_definition`).
+    lost_banks: BTreeSet<usize>,
     /// Weak functions this input's definition won: (input symbol, output
     /// symbol, the input whose definition it replaced).
     won: Vec<(u32, SymIdx, usize)>,
@@ -121,6 +124,7 @@ impl InputMerge {
             cubin,
             cursor: Cursor::Start,
             dropped: BTreeSet::new(),
+            lost_banks: BTreeSet::new(),
             won: Vec::new(),
             regcounts,
             frame: None,
@@ -539,6 +543,11 @@ impl InputMerge {
 
     /// Marks an input text section, and every section attached to it through
     /// sh_info (its relocations, .nv.info.<fn>, parameter bank), as not merged.
+    ///
+    /// Except its constant bank 2 (`.nv.constant2.<fn>`, a jump table or
+    /// 64-bit literals): nvlink merges the losing copy's bank by name after
+    /// the winner's, so the bank holds both (weak_jumptable_sm100; seen on
+    /// sm_75, sm_90, sm_100 and sm_120, for kernels and device functions).
     fn drop_definition(&mut self, text: usize) {
         self.dropped.insert(text);
         for (j, s) in self.cubin.sections.iter().enumerate() {
@@ -548,7 +557,11 @@ impl InputMerge {
                 && s.info as usize == text
                 && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())
             {
-                self.dropped.insert(j);
+                if classify(&s.name, s.sh_type) == SectionClass::Constant(2) {
+                    self.lost_banks.insert(j);
+                } else {
+                    self.dropped.insert(j);
+                }
             }
         }
     }
@@ -654,7 +667,11 @@ impl InputMerge {
                 let idx = self.section_symbol(st, out);
                 self.map_symbol(st, i, idx, Resolution::Local, ev);
             } else {
-                if sym.is_defined() && self.dropped.contains(&(sym.shndx as usize)) {
+                // The `.const_opt` objects of a losing copy's bank too: nvlink
+                // lists them nowhere (weak_jumptable_sm100 linked with -r).
+                if sym.is_defined()
+                    && (self.dropped.contains(&(sym.shndx as usize)) || self.lost_banks.contains(&(sym.shndx as usize)))
+                {
                     return Ok(());
                 }
                 let out = self.out_symbol(st, &sym, i, ev)?;
@@ -680,8 +697,30 @@ impl InputMerge {
     }
 
     /// The output section symbol of output section `out` (created once).
+    ///
+    /// Named after the section, except where ptxas named the input's
+    /// otherwise and nvlink keeps that name: an sm_100+ `.nv.constant2.<fn>`'s
+    /// `.nv.constant.optimizer.<fn>` (jumptable_func_sm100; sm_90 inputs
+    /// name it so too, and there nvlink writes `.nv.constant2.<fn>`).
     fn section_symbol(&self, st: &mut LinkState, out: usize) -> SymIdx {
-        let name = st.sections[out].name.clone();
+        let mut name = st.sections[out].name.clone();
+        if let Some(f) = name.strip_prefix(".nv.constant2.")
+            && !self.cubin.merc_symbols.is_empty()
+        {
+            let optimizer = format!(".nv.constant.optimizer.{f}");
+            let named = self.cubin.symbols.iter().any(|y| {
+                y.sym_type == STT_SECTION
+                    && y.name == optimizer
+                    && self
+                        .cubin
+                        .sections
+                        .get(y.shndx as usize)
+                        .is_some_and(|x| x.name == name)
+            });
+            if named {
+                name = optimizer;
+            }
+        }
         // Every symbol comes through `add_local`/`add_global`, which index
         // section symbols; places move only after the merge.
         if let Some(&idx) = st.section_symbols.get(&out) {
@@ -1163,6 +1202,9 @@ impl InputMerge {
             return Ok(());
         }
         let (out, base) = self.ensure_section(st, target, ev)?;
+        if s.relocs.is_empty() && s.sh_type == SHT_RELA {
+            st.empty_relas.push((out, st.relocs.len(), self.input));
+        }
         let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
         for r in &s.relocs {
             // An incoming definition that lost: its debug relocations go (an

@@ -18,6 +18,8 @@ pub const SHT_CUDA_CAPMERC_TEXT: u32 = 0x7000_0016;
 pub const R_MERCURY_UNUSED_CLEAR64: u32 = 0x1_000e;
 
 pub const CAPMERC_TEXT: &str = ".nv.capmerc.text.";
+/// The Mercury twin of a function's `.nv.constant2.<fn>`.
+pub const OPTIMIZER: &str = ".nv.merc.nv.constant.optimizer.";
 
 /// Mercury counterpart of R_CUDA_64 (docs/catalog.md pairing).
 pub const R_MERCURY_64: u32 = 0x1_0002;
@@ -86,6 +88,10 @@ pub struct MercReloc {
     /// Its classic twin: the input's `.text.<fn>` (section index) and the
     /// offset there of the instruction both relocations patch.
     pub classic: Option<(usize, u64)>,
+    /// Copied by layout from a device function's constant bank into a
+    /// kernel's (`mercury::copy_function_banks`): written after the
+    /// kernel's own records, in the order they were copied.
+    pub copied: bool,
 }
 
 /// A Mercury table nvlink writes as a copy of a classic one.

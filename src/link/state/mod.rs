@@ -275,6 +275,20 @@ pub struct InputMaps {
     pub info_creation: Vec<(String, Created, u32)>,
 }
 
+/// A device function's bank 2 copied into a kernel's (`link::constant2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Constant2Copy {
+    /// The function's `.nv.constant2.<fn>` (state section) and the function.
+    pub from: usize,
+    pub function: SymIdx,
+    /// The kernel's bank (state section).
+    pub to: usize,
+    /// Where the block starts in `from`, how long it is, and where it went in `to`.
+    pub start: u64,
+    pub size: u64,
+    pub offset: u64,
+}
+
 /// Everything about the link so far.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LinkState {
@@ -335,6 +349,17 @@ pub struct LinkState {
     /// the kernels reaching it: a relocation against the section or one of
     /// its symbols gets S plus this (`link::constant2`).
     pub moved_constant2: std::collections::BTreeMap<usize, i64>,
+    /// Each device function's bank 2 copied into a kernel's, in the order
+    /// `link::constant2` placed them: (the function's bank, the kernel's,
+    /// the offset there). The Mercury twins follow it
+    /// (`mercury::copy_function_banks`).
+    pub constant2_copies: Vec<Constant2Copy>,
+    /// RELA tables an input had with no record (`.rela.nv.constant2.<k>`
+    /// beside a jump table): (the section they patch, how many relocations
+    /// had been merged when they were met, the input). nvlink writes them
+    /// again, empty, where the input had them when their Mercury twin keeps
+    /// records.
+    pub empty_relas: Vec<(usize, usize, usize)>,
     /// The bindless table layout built (`link::bindless`): where it starts,
     /// its slots, the kernels that got it. None before that sub-phase, or
     /// when it had nothing to do.

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+set -euo pipefail
+for f in a lib; do
+  "$CUDA_BIN/nvcc" -arch=sm_100 -rdc=true --cubin "src/$f.cu" -o "$f.cubin"
+done

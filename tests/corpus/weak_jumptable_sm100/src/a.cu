@@ -1,0 +1,3 @@
+#include "t.h"
+template __global__ void tk<1>(int*);
+__global__ void ka(int*p){ p[0]=tf<1>(p[1]); }
