@@ -24,6 +24,86 @@ use std::process::Command;
 /// What nvlink's messages call the PTX being compiled.
 pub const PTX_INPUT_NAME: &str = "application ptx input";
 
+/// The files [`run`] gives ptxas, which ptxas records in the cubin's
+/// `.note.nv.tkinfo` entry (see [`as_nvlink_records`]).
+const JIT_PTX: &str = "culdb-jit.ptx";
+const JIT_CUBIN: &str = "culdb-jit.cubin";
+
+/// The ptxas inside nvlink records PTX it compiled at link time as object
+/// `elf.o`, with its options alone: no input file, no `-o` (a `-g` link of
+/// a PTX-only `compute_80 -G` object into sm_86 keeps that entry). An
+/// external ptxas records the files [`run`] gave it; this rewrites those
+/// entries of an input's `.note.nv.tkinfo` bytes as nvlink's ptxas writes
+/// them, and leaves every other entry (and bytes it cannot read) as it is.
+pub fn as_nvlink_records(note: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(note.len());
+    let mut at = 0;
+    let word = |i: usize| note.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let pad = |n: usize| n.div_ceil(4) * 4;
+    while at < note.len() {
+        let (Some(namesz), Some(descsz)) = (word(at), word(at + 4)) else { break };
+        let desc_at = at + 12 + pad(namesz);
+        let end = desc_at.saturating_add(pad(descsz));
+        let Some(desc) = note.get(desc_at..desc_at.saturating_add(descsz)) else { break };
+        if end > note.len() {
+            break;
+        }
+        match jit_record(desc) {
+            Some(new) => {
+                out.extend_from_slice(&note[at..at + 4]);
+                out.extend_from_slice(&(new.len() as u32).to_le_bytes());
+                out.extend_from_slice(&note[at + 8..desc_at]);
+                out.extend_from_slice(&new);
+                out.resize(out.len() + pad(new.len()) - new.len(), 0);
+            }
+            None => out.extend_from_slice(&note[at..end]),
+        }
+        at = end;
+    }
+    out.extend_from_slice(&note[at.min(note.len())..]);
+    out
+}
+
+/// One tkinfo descriptor (u16 version, u16, u32 object offset, four string
+/// offsets: tool, version, branch, options; then the strings) rewritten
+/// when it names [`JIT_CUBIN`].
+fn jit_record(desc: &[u8]) -> Option<Vec<u8>> {
+    let head = desc.get(..24)?;
+    let pool = &desc[24..];
+    let string = |off: usize| -> Option<&[u8]> {
+        let s = pool.get(off..)?;
+        Some(&s[..s.iter().position(|&b| b == 0)?])
+    };
+    let offset = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]) as usize;
+    if string(offset(4))? != JIT_CUBIN.as_bytes() {
+        return None;
+    }
+    let args = String::from_utf8_lossy(string(offset(20))?).into_owned();
+    let args = args
+        .replacen(&format!("{JIT_PTX} "), "", 1)
+        .replacen(&format!("-o {JIT_CUBIN} "), "", 1);
+    let strings: [&[u8]; 5] = [
+        b"elf.o",
+        string(offset(8))?,
+        string(offset(12))?,
+        string(offset(16))?,
+        args.as_bytes(),
+    ];
+    let mut blob = Vec::new();
+    let mut offs = Vec::new();
+    for s in strings {
+        offs.push(blob.len() as u32);
+        blob.extend_from_slice(s);
+        blob.push(0);
+    }
+    let mut d = head[..4].to_vec();
+    for o in offs {
+        d.extend_from_slice(&o.to_le_bytes());
+    }
+    d.extend_from_slice(&blob);
+    Some(d)
+}
+
 /// A successful compile.
 #[derive(Debug, Clone)]
 pub struct Compiled {
@@ -90,8 +170,8 @@ pub fn run(ptxas: &Path, ptx: &[u8], args: &[String]) -> Result<Compiled, PtxErr
         .prefix("culdb-ptxas-")
         .tempdir()
         .map_err(|e| PtxError::Run(format!("cannot create a temporary folder: {e}")))?;
-    let input = dir.path().join("culdb-jit.ptx");
-    let output = dir.path().join("culdb-jit.cubin");
+    let input = dir.path().join(JIT_PTX);
+    let output = dir.path().join(JIT_CUBIN);
     std::fs::write(&input, ptx).map_err(|e| PtxError::Run(format!("cannot write {}: {e}", input.display())))?;
     let out = Command::new(ptxas)
         .args(args)
@@ -126,6 +206,45 @@ pub fn run(ptxas: &Path, ptx: &[u8], args: &[String]) -> Result<Compiled, PtxErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One tkinfo note entry: `strings` are object, tool, version, branch, options.
+    fn tk_entry(strings: [&str; 5]) -> Vec<u8> {
+        let mut blob = Vec::new();
+        let mut desc = vec![2, 0, 0, 0];
+        for s in strings {
+            desc.extend_from_slice(&(blob.len() as u32).to_le_bytes());
+            blob.extend_from_slice(s.as_bytes());
+            blob.push(0);
+        }
+        desc.extend_from_slice(&blob);
+        let mut b = Vec::new();
+        for v in [12u32, desc.len() as u32, 2000] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(b"NVIDIA Corp\0");
+        b.extend_from_slice(&desc);
+        b.resize(b.len().div_ceil(4) * 4, 0);
+        b
+    }
+
+    #[test]
+    fn jit_records_as_nvlink_writes_them() {
+        let (v, br) = ("Cuda compilation tools", "Build x");
+        let other = tk_entry(["a.cubin", "ptxas", v, br, "a.ptx -o a.cubin -arch sm_86 "]);
+        let jit = tk_entry([
+            JIT_CUBIN,
+            "ptxas",
+            v,
+            br,
+            "culdb-jit.ptx -no-bb-merge  -ret-end  -g  -o culdb-jit.cubin -arch sm_86 -m 64 -c  ",
+        ]);
+        let want = tk_entry(["elf.o", "ptxas", v, br, "-no-bb-merge  -ret-end  -g  -arch sm_86 -m 64 -c  "]);
+        let note = [other.clone(), jit].concat();
+        assert_eq!(as_nvlink_records(&note), [other.clone(), want].concat());
+        // Entries of other tools, and bytes that do not parse, stay as they are.
+        assert_eq!(as_nvlink_records(&other), other);
+        assert_eq!(as_nvlink_records(&other[..30]), other[..30].to_vec());
+    }
 
     #[test]
     fn args_like_nvlink() {

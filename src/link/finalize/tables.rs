@@ -372,7 +372,7 @@ pub fn tkinfo(st: &LinkState, args: &str, object: &str) -> OutNote {
     let inputs = if st.relocatable { 0 } else { st.inputs.len() };
     for i in 0..inputs {
         if let Some((d, f, _, _)) = input_note(st, i, ".note.nv.tkinfo") {
-            data.extend_from_slice(&d);
+            data.extend_from_slice(&crate::link::ptx::as_nvlink_records(&d));
             flags = f;
         }
     }
