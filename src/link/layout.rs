@@ -1003,7 +1003,11 @@ impl Layout {
             if !is_instance(st, x) {
                 let a = st.input_values.get(&x).copied().unwrap_or(1).max(1);
                 want = want.max(a);
-                let capped = if st.relocatable || from_inputs.is_some() { a } else { a.min(16) };
+                let capped = if st.relocatable || from_inputs.is_some() {
+                    a
+                } else {
+                    a.min(16)
+                };
                 st.sections[k].align = st.sections[k].align.max(capped);
             }
             place_extern(st, x, k, offset, ev);

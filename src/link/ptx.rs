@@ -38,13 +38,20 @@ const JIT_CUBIN: &str = "culdb-jit.cubin";
 pub fn as_nvlink_records(note: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(note.len());
     let mut at = 0;
-    let word = |i: usize| note.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let word = |i: usize| {
+        note.get(i..i + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
     let pad = |n: usize| n.div_ceil(4) * 4;
     while at < note.len() {
-        let (Some(namesz), Some(descsz)) = (word(at), word(at + 4)) else { break };
+        let (Some(namesz), Some(descsz)) = (word(at), word(at + 4)) else {
+            break;
+        };
         let desc_at = at + 12 + pad(namesz);
         let end = desc_at.saturating_add(pad(descsz));
-        let Some(desc) = note.get(desc_at..desc_at.saturating_add(descsz)) else { break };
+        let Some(desc) = note.get(desc_at..desc_at.saturating_add(descsz)) else {
+            break;
+        };
         if end > note.len() {
             break;
         }
@@ -238,7 +245,13 @@ mod tests {
             br,
             "culdb-jit.ptx -no-bb-merge  -ret-end  -g  -o culdb-jit.cubin -arch sm_86 -m 64 -c  ",
         ]);
-        let want = tk_entry(["elf.o", "ptxas", v, br, "-no-bb-merge  -ret-end  -g  -arch sm_86 -m 64 -c  "]);
+        let want = tk_entry([
+            "elf.o",
+            "ptxas",
+            v,
+            br,
+            "-no-bb-merge  -ret-end  -g  -arch sm_86 -m 64 -c  ",
+        ]);
         let note = [other.clone(), jit].concat();
         assert_eq!(as_nvlink_records(&note), [other.clone(), want].concat());
         // Entries of other tools, and bytes that do not parse, stay as they are.
