@@ -76,6 +76,10 @@ pub struct InputMerge {
     merc_frame: Option<usize>,
     /// Each code section's first function symbol.
     function_of: HashMap<usize, usize>,
+    /// Weak data definitions of this input that lost to a strong (GLOBAL)
+    /// one: unlike those that lost to a weak one, they keep their
+    /// relocations (weak_data_lost_to_strong_sm90).
+    lost_to_strong: BTreeSet<usize>,
 }
 
 /// A fatal problem: the merge stops ("merge_elf failed").
@@ -127,6 +131,7 @@ impl InputMerge {
             failed: false,
             errors: false,
             reported: BTreeSet::new(),
+            lost_to_strong: BTreeSet::new(),
         })
     }
 
@@ -504,6 +509,9 @@ impl InputMerge {
             self.claim_text(st, sym, existing);
         } else {
             st.maps[self.input].weak_processed[i] = true;
+            if !is_func && old.binding == STB_GLOBAL {
+                self.lost_to_strong.insert(i);
+            }
             if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.sections.len() {
                 self.drop_definition(sym.shndx as usize);
             } else if self.is_reserved_shared(sym.shndx) {
@@ -996,7 +1004,7 @@ impl InputMerge {
     /// that lost (zero-initialised C++17 inline `__device__` variables):
     /// nvlink gives it no space, while a section with one kept symbol is
     /// placed whole, with holes for its lost duplicates
-    /// (weak_nobits_dups_sm90; tests/corpus/README.md, 118).
+    /// (weak_nobits_dups_sm90; tests/corpus/README.md, 121).
     fn lost_nobits(&self, st: &LinkState, j: usize) -> bool {
         if !self
             .cubin
@@ -1021,12 +1029,15 @@ impl InputMerge {
     }
 
     /// Whether offset `at` of input section `target` lies in a weak data
-    /// definition that lost: nvlink keeps its bytes but not its relocations
-    /// (weak_data_reloc_dups_sm90; tests/corpus/README.md, 119).
+    /// definition that lost to another weak one: nvlink keeps its bytes but
+    /// not its relocations (weak_data_reloc_dups_sm90; tests/corpus/README.md,
+    /// 122). One that lost to a strong definition keeps them too
+    /// (weak_data_lost_to_strong_sm90, observation 125).
     fn in_lost_data(&self, st: &LinkState, target: usize, at: u64) -> bool {
         let lost = &st.maps[self.input].weak_processed;
         self.cubin.symbols.iter().enumerate().any(|(i, y)| {
             i != 0
+                && !self.lost_to_strong.contains(&i)
                 && y.sym_type != STT_FUNC
                 && y.sym_type != STT_SECTION
                 && y.shndx as usize == target
