@@ -500,6 +500,7 @@ impl InputMerge {
             if is_func {
                 self.replace_function(st, existing, &old, ev);
                 self.won.push((i as u32, existing, old.input));
+                self.info_with_code(st, i, sym);
             }
             let mut out = self.out_symbol(st, sym, i, ev)?;
             if rule == WeakRule::GlobalOverWeak {
@@ -535,6 +536,22 @@ impl InputMerge {
         }
         self.map_symbol(st, i, existing, Resolution::Weak, ev);
         Ok(())
+    }
+
+    /// A function that replaces an earlier definition of its name (weak or
+    /// strong over weak) has its `.nv.info.<fn>` made with its code, as a
+    /// kernel's is, not after the input's other sections: nvlink lists it
+    /// before the input's kernels that follow the function
+    /// (weak_replaced_info_order_sm90: kw, wf, ks).
+    fn info_with_code(&self, st: &mut LinkState, i: usize, sym: &Symbol) {
+        let text = sym.shndx as usize;
+        let m = &mut st.maps[self.input];
+        for (_, at, j) in m.info_creation.iter_mut() {
+            let info = self.cubin.sections.get(*j as usize);
+            if info.is_some_and(|x| x.flags & SHF_INFO_LINK != 0 && x.info as usize == text) && at.0 != 0 {
+                *at = (0, i as u32, 2);
+            }
+        }
     }
 
     /// Whether input section `j` is `.nv.shared.reserved.*`.
