@@ -586,9 +586,11 @@ impl InputMerge {
         let mut relocs = 0;
         let mut infos = 0;
         let mut edges = 0;
+        let mut had_rela = false;
         if let Place::Section(text) = old.place {
             for r in st.relocs.iter_mut().filter(|r| r.live && r.section == text) {
                 r.live = false;
+                had_rela |= r.rela;
                 relocs += 1;
             }
             if let Some(sec) = st.sections.get_mut(text) {
@@ -601,7 +603,20 @@ impl InputMerge {
         }
         // The old input's debug relocations against the function stay: they now
         // refer to the winner (nvlink 13.5 keeps them, unlike those of an
-        // incoming definition that loses; docs/seed-errata.md).
+        // incoming definition that loses; docs/seed-errata.md). Except when
+        // the old code had RELA relocations (it reads a `__device__`
+        // variable on sm_90, calls on sm_75): then its RELA `.debug_frame`
+        // relocations against the function go (weak_replaced_text_relocs_sm90;
+        // sm_75's REL ones stay). sm_100+ frames: not yet (the old copy's
+        // frame record itself goes there).
+        if had_rela && self.merc_frame.is_none() {
+            for r in st.relocs.iter_mut().filter(|r| {
+                r.live && r.rela && r.input == old.input && r.sym == idx && st.sections[r.section].name == ".debug_frame"
+            }) {
+                r.live = false;
+                relocs += 1;
+            }
+        }
         for n in st.nvinfo.iter_mut().filter(|n| n.live && n.input == old.input) {
             let about_it = n.function == Some(idx)
                 || (matches!(
