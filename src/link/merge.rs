@@ -611,7 +611,11 @@ impl InputMerge {
         // frame record itself goes there).
         if had_rela && self.merc_frame.is_none() {
             for r in st.relocs.iter_mut().filter(|r| {
-                r.live && r.rela && r.input == old.input && r.sym == idx && st.sections[r.section].name == ".debug_frame"
+                r.live
+                    && r.rela
+                    && r.input == old.input
+                    && r.sym == idx
+                    && st.sections[r.section].name == ".debug_frame"
             }) {
                 r.live = false;
                 relocs += 1;
