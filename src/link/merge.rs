@@ -79,6 +79,10 @@ pub struct InputMerge {
     merc_frame: Option<usize>,
     /// Each code section's first function symbol.
     function_of: HashMap<usize, usize>,
+    /// Weak data definitions of this input that lost to a strong (GLOBAL)
+    /// one: unlike those that lost to a weak one, they keep their
+    /// relocations (weak_data_lost_to_strong_sm90).
+    lost_to_strong: BTreeSet<usize>,
 }
 
 /// A fatal problem: the merge stops ("merge_elf failed").
@@ -131,6 +135,7 @@ impl InputMerge {
             failed: false,
             errors: false,
             reported: BTreeSet::new(),
+            lost_to_strong: BTreeSet::new(),
         })
     }
 
@@ -499,6 +504,7 @@ impl InputMerge {
             if is_func {
                 self.replace_function(st, existing, &old, ev);
                 self.won.push((i as u32, existing, old.input));
+                self.info_with_code(st, i, sym);
             }
             let mut out = self.out_symbol(st, sym, i, ev)?;
             if rule == WeakRule::GlobalOverWeak {
@@ -508,6 +514,9 @@ impl InputMerge {
             self.claim_text(st, sym, existing);
         } else {
             st.maps[self.input].weak_processed[i] = true;
+            if !is_func && old.binding == STB_GLOBAL {
+                self.lost_to_strong.insert(i);
+            }
             if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.sections.len() {
                 self.drop_definition(sym.shndx as usize);
             } else if self.is_reserved_shared(sym.shndx) {
@@ -531,6 +540,22 @@ impl InputMerge {
         }
         self.map_symbol(st, i, existing, Resolution::Weak, ev);
         Ok(())
+    }
+
+    /// A function that replaces an earlier definition of its name (weak or
+    /// strong over weak) has its `.nv.info.<fn>` made with its code, as a
+    /// kernel's is, not after the input's other sections: nvlink lists it
+    /// before the input's kernels that follow the function
+    /// (weak_replaced_info_order_sm90: kw, wf, ks).
+    fn info_with_code(&self, st: &mut LinkState, i: usize, sym: &Symbol) {
+        let text = sym.shndx as usize;
+        let m = &mut st.maps[self.input];
+        for (_, at, j) in m.info_creation.iter_mut() {
+            let info = self.cubin.sections.get(*j as usize);
+            if info.is_some_and(|x| x.flags & SHF_INFO_LINK != 0 && x.info as usize == text) && at.0 != 0 {
+                *at = (0, i as u32, 2);
+            }
+        }
     }
 
     /// Whether input section `j` is `.nv.shared.reserved.*`.
@@ -574,9 +599,11 @@ impl InputMerge {
         let mut relocs = 0;
         let mut infos = 0;
         let mut edges = 0;
+        let mut had_rela = false;
         if let Place::Section(text) = old.place {
             for r in st.relocs.iter_mut().filter(|r| r.live && r.section == text) {
                 r.live = false;
+                had_rela |= r.rela;
                 relocs += 1;
             }
             if let Some(sec) = st.sections.get_mut(text) {
@@ -589,7 +616,24 @@ impl InputMerge {
         }
         // The old input's debug relocations against the function stay: they now
         // refer to the winner (nvlink 13.5 keeps them, unlike those of an
-        // incoming definition that loses; docs/seed-errata.md).
+        // incoming definition that loses; docs/seed-errata.md). Except when
+        // the old code had RELA relocations (it reads a `__device__`
+        // variable on sm_90, calls on sm_75): then its RELA `.debug_frame`
+        // relocations against the function go (weak_replaced_text_relocs_sm90;
+        // sm_75's REL ones stay). sm_100+ frames: not yet (the old copy's
+        // frame record itself goes there).
+        if had_rela && self.merc_frame.is_none() {
+            for r in st.relocs.iter_mut().filter(|r| {
+                r.live
+                    && r.rela
+                    && r.input == old.input
+                    && r.sym == idx
+                    && st.sections[r.section].name == ".debug_frame"
+            }) {
+                r.live = false;
+                relocs += 1;
+            }
+        }
         for n in st.nvinfo.iter_mut().filter(|n| n.live && n.input == old.input) {
             let about_it = n.function == Some(idx)
                 || (matches!(
@@ -1035,7 +1079,7 @@ impl InputMerge {
     /// that lost (zero-initialised C++17 inline `__device__` variables):
     /// nvlink gives it no space, while a section with one kept symbol is
     /// placed whole, with holes for its lost duplicates
-    /// (weak_nobits_dups_sm90; tests/corpus/README.md, 118).
+    /// (weak_nobits_dups_sm90; tests/corpus/README.md, 121).
     fn lost_nobits(&self, st: &LinkState, j: usize) -> bool {
         if !self
             .cubin
@@ -1060,12 +1104,15 @@ impl InputMerge {
     }
 
     /// Whether offset `at` of input section `target` lies in a weak data
-    /// definition that lost: nvlink keeps its bytes but not its relocations
-    /// (weak_data_reloc_dups_sm90; tests/corpus/README.md, 119).
+    /// definition that lost to another weak one: nvlink keeps its bytes but
+    /// not its relocations (weak_data_reloc_dups_sm90; tests/corpus/README.md,
+    /// 122). One that lost to a strong definition keeps them too
+    /// (weak_data_lost_to_strong_sm90, observation 128).
     fn in_lost_data(&self, st: &LinkState, target: usize, at: u64) -> bool {
         let lost = &st.maps[self.input].weak_processed;
         self.cubin.symbols.iter().enumerate().any(|(i, y)| {
             i != 0
+                && !self.lost_to_strong.contains(&i)
                 && y.sym_type != STT_FUNC
                 && y.sym_type != STT_SECTION
                 && y.shndx as usize == target
