@@ -946,10 +946,12 @@ impl Layout {
                         *at = need;
                         let sec = &mut st.sections[k.section];
                         sec.size = sec.size.max(need + cap);
-                        // A section this makes non-empty gets its section
-                        // symbol even when it holds no variable (sm_75,
-                        // sm_89: debug_shared_padded_sm75).
-                        if sec.size > 0 {
+                        // A section this makes hold more than the reserved
+                        // part gets its section symbol even when it holds no
+                        // variable (sm_75, sm_89: debug_shared_padded_sm75;
+                        // sm_100: one holding only the reserved part has
+                        // none, debug_shared_extern_sm100).
+                        if sec.size > cap {
                             Self::add_section_symbol(st, k.section);
                         }
                     }

@@ -675,7 +675,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             };
             (at, (v as u32).to_le_bytes().to_vec())
         } else if let Some(width) = super::reloc::descriptors::mercury_data_width(r.rtype)
-            && let Some(v) = section_relative(st, r)
+            && let Some(v) = section_relative(st, r).or_else(|| {
+                // Not in code: a record whose operand the capsule does not
+                // show (an extern array's in debug_shared_extern_sm100) is
+                // left as it is.
+                (!m.sections[r.section].is_text())
+                    .then(|| shared_variable_value(st, r, &merc_syms, of_state(r.sym)))
+                    .flatten()
+            })
         {
             // In data, the section-relative address: `.debug_frame` + offset
             // (0x10002), a compile unit's `.debug_abbrev` offset (0x10003,
@@ -920,6 +927,21 @@ fn section_relative(st: &LinkState, r: &MercReloc) -> Option<u64> {
     Some(base.wrapping_add(r.addend as u64))
 }
 
+/// S + A of a data relocation against a shared variable (`-g`: the
+/// `DW_OP_addr` of its `DW_AT_location` in `.nv.merc.debug_info`): its
+/// Mercury value, the offset without the reserved part, plus the addend,
+/// which counts the reserved part back in (debug_shared_vars_sm100: 0x414
+/// for `k2::st` at 0x14 and addend 0x400, what its classic twin holds).
+fn shared_variable_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], merc: u32) -> Option<u64> {
+    let sym = st.symbol(r.sym)?;
+    let Place::Section(k) = sym.place else { return None };
+    if sym.sym_type == STT_SECTION || st.sections.get(k)?.class != SectionClass::Shared {
+        return None;
+    }
+    let s = merc_syms.get(merc as usize).filter(|_| merc != 0)?.value;
+    Some(s.wrapping_add(r.addend as u64))
+}
+
 /// A compile unit's `DW_AT_stmt_list` in `.nv.merc.debug_info` (0x10008
 /// against `.debug_line`, kept for the driver) holds, after a final link,
 /// where the unit's line program starts in the *classic* `.debug_line`,
@@ -1044,7 +1066,8 @@ fn merc_symbol(
         if s.shndx != SHN_UNDEF && ms.shndx == SHN_COMMON {
             out.size = s.size;
         }
-        return out;
+        // An extern shared array under -g (debug_shared_extern_sm100).
+        return kept_by_mercury(st, si, out);
     }
     let mi = &st.mercury.inputs[input];
     let j = ms.shndx as usize;
@@ -1060,8 +1083,18 @@ fn merc_symbol(
         out.value = s.value;
         let _ = c;
     }
+    kept_by_mercury(st, si, out)
+}
+
+/// What the Mercury side keeps of symbol `si` where the classic side
+/// changed it (`MercState::values`, `MercState::kinds`).
+fn kept_by_mercury(st: &LinkState, si: SymIdx, mut out: Symbol) -> Symbol {
     if let Some(&value) = st.mercury.values.get(&si) {
         out.value = value;
+    }
+    if let Some(&(sym_type, other)) = st.mercury.kinds.get(&si) {
+        out.sym_type = sym_type;
+        out.other = other;
     }
     out
 }

@@ -228,12 +228,6 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         }
     }
     order.extend(made_banks);
-    for (i, s) in locals_in_creation_order(st) {
-        if !s.removed && header_banks.contains(&i) {
-            order.push(Slot::State(i));
-        }
-    }
-    let first_global = order.len() as u32;
     // nvlink lists the globals input by input, in the order they first
     // appear; within an input the functions first, each group in the
     // input's symbol order (arch_sm90_smoke: weak_helper, k_arch, lib_func,
@@ -256,6 +250,21 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         })
         .collect();
     globals.sort_by_key(|(_, k)| *k);
+    // On sm_100+ a global the link made local (`-g`: a module-level shared
+    // variable only one kernel reaches, moved into its section by layout)
+    // is listed with the locals, after the tables' section symbols, in the
+    // globals' order; sm_90 leaves it among the globals (corpus
+    // debug_shared_vars_sm100, debug_shared_symbols_sm90).
+    let (made_local, globals): (Vec<_>, Vec<_>) = globals
+        .into_iter()
+        .partition(|(i, _)| !st.mercury.is_empty() && st.symbol(*i).is_some_and(|s| s.binding == STB_LOCAL));
+    order.extend(made_local.into_iter().map(|(i, _)| Slot::State(i)));
+    for (i, s) in locals_in_creation_order(st) {
+        if !s.removed && header_banks.contains(&i) {
+            order.push(Slot::State(i));
+        }
+    }
+    let first_global = order.len() as u32;
     order.extend(globals.into_iter().map(|(i, _)| Slot::State(i)));
     let mut first_global = first_global;
     // In the order their sections were made: a kernel's bank with the

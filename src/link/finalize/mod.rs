@@ -524,8 +524,14 @@ fn edg_style(d: &str) -> String {
 /// A `-g` final link keeps the shared variables' symbols, as plain OBJECTs
 /// (st_other 0): a static one's value counts the reserved shared memory
 /// before it, an extern array's only when `.nv_debug.shared` holds static
-/// variables (debug_shared_symbols_sm90, debug_extern_shared_sm90). Done
-/// after relocation, whose fields take the offsets without the cap.
+/// variables (debug_shared_symbols_sm90, debug_extern_shared_sm90), and
+/// always on sm_100+ (debug_shared_extern_sm100). Done after relocation,
+/// whose fields take the offsets without the cap.
+///
+/// On sm_100+ the Mercury table keeps what the classic one drops: the
+/// input's CUDA_OBJECT type, its memory-space bits (0x40) and the offset
+/// without the reserved part (debug_shared_vars_sm100: `modv` at 0 in
+/// `.nv.merc.symtab`, 0x400 in `.symtab`).
 fn debug_shared_symbols(st: &mut LinkState) {
     use crate::cubin::consts::{STT_OBJECT, STT_SECTION};
     use crate::link::state::query::STO_SHARED;
@@ -534,6 +540,7 @@ fn debug_shared_symbols(st: &mut LinkState) {
         .and_then(|i| st.symbol(i))
         .map(|s| s.value)
         .unwrap_or(0);
+    let mercury = !st.mercury.is_empty();
     let module = st.section_named(".nv_debug.shared");
     let vars: Vec<SymIdx> = st
         .all_symbols()
@@ -545,13 +552,17 @@ fn debug_shared_symbols(st: &mut LinkState) {
             .is_some_and(|s| s.size > 0 && module.is_some_and(|m| s.place == super::state::Place::Section(m)))
     });
     for i in vars {
-        if let Some(s) = st.symbol_mut(i) {
-            let is_extern = s.size == 0;
-            if !is_extern || module_static {
-                s.value += cap;
-            }
-            s.other &= !0xe0;
-            s.sym_type = STT_OBJECT;
+        let Some(s) = st.symbol_mut(i) else { continue };
+        let (value, sym_type, other) = (s.value, s.sym_type, s.other);
+        let is_extern = s.size == 0;
+        if !is_extern || module_static || mercury {
+            s.value += cap;
+        }
+        s.other &= !0xe0;
+        s.sym_type = STT_OBJECT;
+        if mercury {
+            st.mercury.values.insert(i, value);
+            st.mercury.kinds.insert(i, (sym_type, other));
         }
     }
 }

@@ -137,8 +137,13 @@ pub struct MercState {
     pub nvinfo: Vec<OutNvInfo>,
     pub copies: Vec<MercCopy>,
     pub pairs: Vec<SectionPair>,
-    /// Mercury st_value that layout gave a symbol (reserved shared variables).
+    /// Mercury st_value that layout gave a symbol (reserved shared variables),
+    /// or that the Mercury side keeps where the classic one changed it (a
+    /// `-g` shared variable's offset without the reserved part).
     pub values: BTreeMap<SymIdx, u64>,
+    /// Mercury st_info type and st_other a symbol keeps where the classic
+    /// table drops them (a `-g` shared variable: CUDA_OBJECT, 0x40).
+    pub kinds: BTreeMap<SymIdx, (u8, u8)>,
 }
 
 impl MercState {
