@@ -645,9 +645,13 @@ impl InputMerge {
                 infos += 1;
             }
         }
+        // Its calls stay: nvlink keeps the replaced copy's call edges, now
+        // from the winner, and with them the callees (a static helper only
+        // the lost copy called, a global function only it called; weak
+        // replaced by strong and by a weak copy of fewer registers, sm_75,
+        // sm_90: weak_replaced_calls_sm90).
         for e in st.callgraph.iter_mut().filter(|e| e.live && e.input == old.input) {
             let from_it = match e.record {
-                Record::Call { caller, .. } => caller == idx.0 as u32,
                 Record::IndirectCall { caller, .. } => caller == idx.0 as u32,
                 Record::AddressRef { referrer, .. } => referrer == idx.0 as u32,
                 _ => false,

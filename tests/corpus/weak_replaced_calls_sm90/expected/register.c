@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_03cac285_7_weak_cu__Z2kwPi)
+DEFINE_REGISTER_FUNC(_8bdac9c3_9_strong_cu__Z1gi)
