@@ -14,12 +14,19 @@
 //! them up to the closing `BRA` self-loop, before the alignment `NOP`s):
 //! the records describe the instructions the driver needs more than their
 //! SASS for. Record sizes by first byte: `0x01` 16 bytes, `0x02` 32 bytes,
-//! `0x41`/`0x42` 4 bytes, `0x51` 18 bytes, `0x50`/`0xd0` 2 bytes (the
-//! closing `BRA`).
+//! `0x41`/`0x42` 4 bytes, `0x50`/`0xd0` 2 bytes (the closing `BRA`).
+//! `0x51` and `0xd1` wrap one record: a byte more (1 or 2, `0xd1` also 4),
+//! then a `0x01` or `0x02` record, 18 or 34 bytes in all. ptxas writes
+//! `0xd1` for the `CALL.ABS.NOINC` of a call whose return address is taken
+//! (`MOV R20, 32@lo(f + .L@srel)`: NVSHMEM's device functions) and around
+//! `0x02` records of instructions near such calls; checked on every capsule
+//! of the corpus and of NVSHMEM 3's libnvshmem_device for sm_100 and sm_120
+//! (206 capsules, 12,866 `0xd1` records: each parses to its last byte).
 //!
 //! A `0x02` record of an instruction with a constant-bank operand keeps the
 //! operand's offset, relative to its region of the bank, as a u32 at
-//! +0x1c: a kernel parameter at `c[0x0][0x388]` has 8 there. nvlink writes
+//! +0x1c (+0x1e in a wrapped one): a kernel parameter at `c[0x0][0x388]`
+//! has 8 there. nvlink writes
 //! the Mercury value of a relocation it resolves into that field (corpus
 //! arch_sm100_smoke: `lib_const+4` in `.nv.merc.nv.constant.user` gives 4;
 //! texref_helper_sm100: a bindless slot gives its offset in the header table).
@@ -39,12 +46,19 @@ pub struct Record {
     /// The first byte.
     pub kind: u8,
     pub len: usize,
+    /// The kind of the record a `0x51`/`0xd1` wraps (2 bytes in); `kind`
+    /// for the others.
+    pub inner: u8,
 }
+
+/// The wrapping kinds: a 2-byte prefix, then one record.
+const WRAPPERS: [u8; 2] = [0x51, 0xd1];
 
 impl Record {
     /// Where the record keeps a constant-bank operand's offset, if it has one.
     pub fn operand_field(&self) -> Option<usize> {
-        (self.kind == 0x02).then_some(self.offset + OPERAND_FIELD)
+        let prefix = if WRAPPERS.contains(&self.kind) { 2 } else { 0 };
+        (self.inner == 0x02).then_some(self.offset + prefix + OPERAND_FIELD)
     }
 }
 
@@ -91,7 +105,6 @@ fn record_len(kind: u8) -> Option<usize> {
         0x01 => Some(16),
         0x02 => Some(32),
         0x41 | 0x42 => Some(4),
-        0x51 => Some(18),
         0x50 | 0xd0 => Some(2),
         _ => None,
     }
@@ -132,7 +145,22 @@ impl Capsule {
                 continue;
             }
             let &kind = d.get(at).ok_or(CapsuleError::Truncated { at, need: 1 })?;
-            let len = record_len(kind).ok_or(CapsuleError::UnknownKind { at, kind })?;
+            let (inner, len) = if WRAPPERS.contains(&kind) {
+                let &inner = d.get(at + 2).ok_or(CapsuleError::Truncated {
+                    at: d.len(),
+                    need: at + 3 - d.len(),
+                })?;
+                let len =
+                    record_len(inner)
+                        .filter(|_| matches!(inner, 0x01 | 0x02))
+                        .ok_or(CapsuleError::UnknownKind {
+                            at: at + 2,
+                            kind: inner,
+                        })?;
+                (inner, 2 + len)
+            } else {
+                (kind, record_len(kind).ok_or(CapsuleError::UnknownKind { at, kind })?)
+            };
             if at + len > d.len() {
                 return Err(CapsuleError::Truncated {
                     at: d.len(),
@@ -144,6 +172,7 @@ impl Capsule {
                 offset: at,
                 kind,
                 len,
+                inner,
             });
             at += len;
         }
@@ -207,6 +236,34 @@ mod tests {
         assert_eq!(d[c.record(1).unwrap().operand_field().unwrap()], 8);
         assert!(c.record(3).is_none());
         assert_eq!(c.record(0).unwrap().operand_field(), None);
+    }
+
+    /// Records wrapped in `0xd1`/`0x51` (a 2-byte prefix, then a `0x01` or
+    /// `0x02` record), as ptxas writes them around `CALL.ABS.NOINC`
+    /// (NVSHMEM's `nvshmemi_fence`: `d1 04` then a `0x01` record).
+    #[test]
+    fn parses_wrapped_records() {
+        let mut d = hex("01000000 010000c0 03000000 00000000");
+        d.extend(hex("d104 0149100af8001000000000000000 0000"));
+        let mut ldc = hex("02220806fa0042000000010142000200000000000000000000000000");
+        ldc.extend(0x338u32.to_le_bytes());
+        d.extend(hex("5102"));
+        d.extend(&ldc);
+        d.extend(hex("d005"));
+        let c = Capsule::parse(&d).unwrap();
+        let kinds: Vec<(u8, u8, usize)> = c.records.iter().map(|r| (r.kind, r.inner, r.len)).collect();
+        assert_eq!(kinds, [(0xd1, 0x01, 18), (0x51, 0x02, 34), (0xd0, 0xd0, 2)]);
+        assert_eq!(c.record(0).unwrap().operand_field(), None);
+        let f = c.record(1).unwrap().operand_field().unwrap();
+        assert_eq!(f, 0x10 + 18 + 2 + OPERAND_FIELD);
+        assert_eq!(d[f..f + 4], 0x338u32.to_le_bytes());
+        // A wrapper around anything else is refused.
+        let mut bad = d.clone();
+        bad[0x10 + 2] = 0x42;
+        assert_eq!(
+            Capsule::parse(&bad),
+            Err(CapsuleError::UnknownKind { at: 0x12, kind: 0x42 })
+        );
     }
 
     #[test]

@@ -117,6 +117,9 @@ pub mod code {
     pub const GRID_ATTRIBUTES: u8 = 0x68;
     pub const NVSAL_SW_WAR: u8 = 0x6b;
     pub const INSTR_OFFSETS: u8 = 0x6c;
+    /// EIATTR_PREEXIT_USED (109, BVAL 0): in every sm_100+ function's
+    /// table of a final link.
+    pub const PREEXIT_USED: u8 = 0x6d;
 }
 
 /// Where an attribute's SVAL payload holds symbol indices (what nvlink remaps).

@@ -336,9 +336,9 @@ fn place(st: &mut LinkState, banks: &mut Banks, b: &Block, ev: &mut Vec<LayoutEv
         return;
     }
     let name = st.sections.get(b.section).map(|s| s.name.clone()).unwrap_or_default();
-    let prefix = symbol_prefix(st, b.section, &name);
+    let prefix = symbol_prefix(st);
     for u in users {
-        let k = banks.bank_of(st, u, &prefix, ev);
+        let k = banks.bank_of(st, u, prefix, ev);
         st.constant2_copies.push(Constant2Copy {
             from: b.section,
             function: b.function,
@@ -389,20 +389,18 @@ pub fn null_symbol_value(st: &LinkState) -> Option<u64> {
         .next_back()
 }
 
-/// The prefix of the section symbol of function bank `section` (named
-/// `name`): what precedes the function's name in it (ptxas names the
-/// section symbol of an sm_100+ `.nv.constant2.<fn>`
-/// `.nv.constant.optimizer.<fn>`).
-fn symbol_prefix(st: &LinkState, section: usize, name: &str) -> String {
-    let function = name.strip_prefix(PREFIX).unwrap_or_default();
-    st.locals
-        .iter()
-        .chain(st.globals.iter())
-        .find(|s| s.sym_type == STT_SECTION && s.place == Place::Section(section))
-        .and_then(|s| s.name.strip_suffix(function))
-        .filter(|p| !p.is_empty() && !function.is_empty())
-        .unwrap_or(PREFIX)
-        .to_string()
+/// The prefix of the section symbol of a bank made for a kernel: on sm_100+
+/// `.nv.constant.optimizer.`, whatever the function's input named its own
+/// bank's (ptxas 13.5 names it so; ptxas 13.0, which built NVSHMEM's
+/// libnvshmem_device, `.nv.constant2.<fn>`: nvshmem_lib_sm100), below
+/// `.nv.constant2.` (sm_90 inputs name their function banks'
+/// `.nv.constant.optimizer.<fn>` too).
+fn symbol_prefix(st: &LinkState) -> &'static str {
+    if st.mercury.is_empty() {
+        PREFIX
+    } else {
+        ".nv.constant.optimizer."
+    }
 }
 
 /// Merges every device function's bank 2 into its kernels' banks.

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
 use crate::cubin::model::{Cubin, Header, PT_LOAD, PT_PHDR, Reloc, Section, Segment, SegmentCovers, Symbol};
-use crate::cubin::nvinfo::NvInfo;
+use crate::cubin::nvinfo::{Entry, NvInfo, Value, code};
 use crate::cubin::{compat::Compat, write};
 
 use super::line_order::{self, LineOrder};
@@ -346,6 +346,16 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 .partition(|e| merc.contains(&e.attr));
             classic_only.reverse();
             both.extend(classic_only);
+            // Every function of a final link is marked EIATTR_PREEXIT_USED:
+            // ptxas 13.5 marks them all, ptxas 13.0 (NVSHMEM's
+            // libnvshmem_device) none, and nvlink appends the record to
+            // those without it (nvshmem_lib_sm100).
+            if !relocatable && !both.iter().any(|e| e.attr == code::PREEXIT_USED) {
+                both.push(Entry {
+                    attr: code::PREEXIT_USED,
+                    value: Value::Byte { value: 0, pad: 0 },
+                });
+            }
             *entries = both;
         }
     }

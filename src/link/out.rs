@@ -161,7 +161,9 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     }
     // On sm_100+ a local an input lists after its globals (the
     // `.nv.constant0.<kernel>` section symbols) stays after the globals in
-    // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100).
+    // the output too (corpus: arch_sm100_smoke, weak_func_vsm_low_first_sm100);
+    // only those after its last global: ptxas 13.0 lists weak functions
+    // among the locals, which stay locals (nvshmem_lib_sm100).
     let (trailing, header_banks) = trailing_locals(st);
     // The `.nv.uft` section symbol comes after the other locals of the
     // input that brought the table (after the `__cuda_uf_stub_*` symbols
@@ -292,7 +294,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     }
 }
 
-/// The locals some input lists after its first global symbol, on sm_100+:
+/// The locals some input lists after its last global symbol, on sm_100+:
 /// those that stay after the globals, and the section symbols of kernel
 /// banks holding image header indices, which go last among the locals.
 fn trailing_locals(st: &LinkState) -> (foldhash::HashSet<SymIdx>, foldhash::HashSet<SymIdx>) {
@@ -315,10 +317,10 @@ fn trailing_locals(st: &LinkState) -> (foldhash::HashSet<SymIdx>, foldhash::Hash
         .map(|r| r.section)
         .collect();
     for maps in &st.maps {
-        let Some(first) = maps.map_symbol_index.iter().position(|&m| m < 0) else {
+        let Some(last) = maps.map_symbol_index.iter().rposition(|&m| m < 0) else {
             continue;
         };
-        for &m in &maps.map_symbol_index[first..] {
+        for &m in &maps.map_symbol_index[last + 1..] {
             if m <= 0 {
                 continue;
             }
