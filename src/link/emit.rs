@@ -184,6 +184,23 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 w.copy_from_slice(&sym_out(f.sym).to_le_bytes());
             }
         }
+        // Offsets into a line table whose units moved (`line_order`: an
+        // sm_100+ link drops the line sequences of lost weak copies), as
+        // applied R_CUDA_32 `DW_AT_stmt_list` fields hold them.
+        for r in st.relocs.iter().filter(|r| r.section == k && !r.live && r.rtype == 1) {
+            let Some(Place::Section(t)) = st.symbol(r.sym).filter(|y| y.sym_type == STT_SECTION).map(|y| y.place)
+            else {
+                continue;
+            };
+            if lines.data(t).is_none() {
+                continue;
+            }
+            if let Some(w) = o.data.to_mut().get_mut(r.offset as usize..r.offset as usize + 4) {
+                let v = u32::from_le_bytes(w.try_into().expect("four bytes"));
+                let to = lines.offset(t, u64::from(v)) as u32;
+                w.copy_from_slice(&to.to_le_bytes());
+            }
+        }
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;
@@ -423,7 +440,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             offset: lines.offset(r.section, r.offset),
             sym: sym_out(r.sym),
             rtype: r.rtype,
-            addend: r.addend,
+            addend: line_addend(st, &lines, r),
         });
     }
     // Except an sm_100+ output's line tables, which nvlink writes again
@@ -1153,4 +1170,21 @@ fn remap_info(e: &crate::cubin::nvinfo::Entry, sym_out: &dyn Fn(SymIdx) -> u32) 
         *r = sym_out(SymIdx(*r as i32));
     }
     e
+}
+
+/// A kept record's addend, moved with the line table its section symbol
+/// names when `line_order` moved that table's units (`-r`: the
+/// `DW_AT_stmt_list` R_CUDA_32 of a unit after one that lost sequences).
+fn line_addend(st: &LinkState, lines: &LineOrder, r: &super::state::OutReloc) -> i64 {
+    let target = st
+        .symbol(r.sym)
+        .filter(|y| y.sym_type == STT_SECTION)
+        .and_then(|y| match y.place {
+            Place::Section(t) => Some(t),
+            _ => None,
+        });
+    match target {
+        Some(t) if r.rtype == 1 && r.addend >= 0 && lines.data(t).is_some() => lines.offset(t, r.addend as u64) as i64,
+        _ => r.addend,
+    }
 }

@@ -64,7 +64,14 @@ impl LineOrder {
                 .map(|r| (r.offset, rank(r.sym)))
                 .collect();
             at.sort_by_key(|&(o, _)| o);
-            if let Some(r) = reorder(&s.data, &at) {
+            let mut lost: Vec<u64> = st
+                .lost_line_records
+                .iter()
+                .filter(|&&(sec, _)| sec == k)
+                .map(|&(_, o)| o)
+                .collect();
+            lost.sort_unstable();
+            if let Some(r) = reorder(&s.data, &at, &lost) {
                 sections.insert(k, r);
             }
         }
@@ -87,39 +94,63 @@ impl LineOrder {
 }
 
 /// The bytes of a line table with each unit's sequences sorted by the
-/// rank of the function each one's first relocation names; None when
-/// nothing moves. A unit that cannot be read, or has a sequence without a
-/// ranked relocation, stays as it is, and so does everything after a unit
-/// that cannot be read.
-fn reorder(data: &[u8], at: &[(u64, u32)]) -> Option<Reordered> {
-    let mut out = data.to_vec();
+/// rank of the function each one's first relocation names, less the
+/// sequences of weak functions their input lost (a `lost` record and no
+/// live one: the unit's length shrinks and what follows moves up); None
+/// when nothing moves. A unit that cannot be read, or has a sequence
+/// without a ranked relocation that is not lost, keeps its sequences
+/// where they are, and so does everything after a unit that cannot be
+/// read.
+fn reorder(data: &[u8], at: &[(u64, u32)], lost: &[u64]) -> Option<Reordered> {
+    let mut out = Vec::with_capacity(data.len());
     let mut moves = Vec::new();
+    // Copies data[a..b] to the end of `out`, noting the move.
+    let copy = |out: &mut Vec<u8>, moves: &mut Vec<(u64, u64, u64)>, a: usize, b: usize| {
+        if out.len() != a && b > a {
+            moves.push((a as u64, (b - a) as u64, out.len() as u64));
+        }
+        out.extend_from_slice(&data[a..b]);
+    };
+    let within = |list: &[u64], a: usize, b: usize| {
+        let i = list.partition_point(|&o| o < a as u64);
+        list.get(i).is_some_and(|&o| o < b as u64)
+    };
     let mut unit = 0usize;
     while let Some(u) = unit_at(data, unit) {
-        if let Some(seqs) = sequences(data, &u) {
-            let keys: Option<Vec<u32>> = seqs
+        let start = out.len();
+        let plan = sequences(data, &u).and_then(|seqs| {
+            // Per sequence: Some(rank) to keep, None to drop.
+            let keys: Option<Vec<Option<u32>>> = seqs
                 .iter()
                 .map(|&(a, b)| {
                     let i = at.partition_point(|&(o, _)| o < a as u64);
-                    at.get(i).filter(|&&(o, r)| o < b as u64 && r != 0).map(|&(_, r)| r)
+                    match at.get(i).filter(|&&(o, _)| o < b as u64) {
+                        Some(&(_, r)) => (r != 0).then_some(Some(r)),
+                        None => within(lost, a, b).then_some(None),
+                    }
                 })
                 .collect();
-            if let Some(keys) = keys {
-                let mut order: Vec<usize> = (0..seqs.len()).collect();
+            Some((seqs, keys?))
+        });
+        match plan {
+            Some((seqs, keys)) => {
+                copy(&mut out, &mut moves, unit, u.body);
+                let mut order: Vec<usize> = (0..seqs.len()).filter(|&i| keys[i].is_some()).collect();
                 order.sort_by_key(|&i| keys[i]);
-                let mut to = u.body;
                 for i in order {
                     let (a, b) = seqs[i];
-                    out[to..to + (b - a)].copy_from_slice(&data[a..b]);
-                    if to != a {
-                        moves.push((a as u64, (b - a) as u64, to as u64));
-                    }
-                    to += b - a;
+                    copy(&mut out, &mut moves, a, b);
+                }
+                if out.len() - start != u.end - unit {
+                    let length = (out.len() - start - 4) as u32;
+                    out[start..start + 4].copy_from_slice(&length.to_le_bytes());
                 }
             }
+            None => copy(&mut out, &mut moves, unit, u.end),
         }
         unit = u.end;
     }
+    copy(&mut out, &mut moves, unit, data.len());
     (!moves.is_empty()).then_some(Reordered { data: out, moves })
 }
 
@@ -253,7 +284,7 @@ mod tests {
         // One record per set_address: the second unit's sequences rank 7, 5.
         let at = [(3, 1), (body as u64 + 3, 7), ((body + a.len()) as u64 + 3, 5)];
         assert_eq!(unit_starts(&data), vec![0, first.len() as u64]);
-        let r = reorder(&data, &at).expect("the second unit's sequences swap");
+        let r = reorder(&data, &at, &[]).expect("the second unit's sequences swap");
         assert_eq!(&r.data[..body], &data[..body]);
         assert_eq!(&r.data[body..], [b.clone(), a.clone()].concat().as_slice());
         let order = LineOrder {
@@ -262,6 +293,6 @@ mod tests {
         assert_eq!(order.offset(4, body as u64 + 3), (body + b.len()) as u64 + 3);
         assert_eq!(order.offset(4, 3), 3);
         // A sequence without a ranked record leaves its unit alone.
-        assert!(reorder(&data, &at[..2]).is_none());
+        assert!(reorder(&data, &at[..2], &[]).is_none());
     }
 }

@@ -977,7 +977,11 @@ fn debug_line_units(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usi
                 let n = super::line_order::unit_starts(&merc.data)
                     .iter()
                     .position(|&x| x == v)?;
-                super::line_order::unit_starts(&classic.data).get(n).copied()
+                // The classic table as written (`line_order` may drop
+                // sequences, moving later units).
+                let written = c.sections.iter().find(|s| s.name == classic.name);
+                let data = written.map_or(&classic.data[..], |s| &s.data[..]);
+                super::line_order::unit_starts(data).get(n).copied()
             })
             .unwrap_or(v);
         let at = r.offset as usize;

@@ -1264,6 +1264,9 @@ impl InputMerge {
             // against the winner (debug_weak_template_sm90).
             let tname = self.cubin.sections[target].name.as_str();
             if debug && self.is_discarded(st, r.sym) && !matches!(tname, ".debug_info" | ".debug_loc") {
+                if super::line_order::is_line_table(tname) {
+                    st.lost_line_records.push((out, base + r.offset));
+                }
                 ev.push(Event::RelocDropped {
                     input: self.input,
                     in_section: j,

@@ -372,6 +372,11 @@ pub struct LinkState {
     /// `.nv.uft.entry`/`.nv.udt.entry` records, `link::uft`): emit writes the
     /// symbol's output index as a little-endian u32 at (section, offset).
     pub sym_fixups: Vec<SymFixup>,
+    /// Where, in a line table (`.debug_line`, `.nv_debug_line_sass`), an
+    /// input's `DW_LNE_set_address` record named a weak function that
+    /// input lost: (state section, offset). The record itself is dropped;
+    /// an sm_100+ link drops the line sequence too (`link::line_order`).
+    pub lost_line_records: Vec<(usize, u64)>,
     /// What the LTO step did (`link::lto`); None when it did not run.
     pub lto: Option<LtoRecord>,
     /// Host objects read that had device code for other architectures
