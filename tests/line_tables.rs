@@ -23,7 +23,8 @@ fn lost_weak_copy_leaves_the_line_tables() {
             .differences
             .iter()
             .filter(|d| {
-                !d.starts_with("section .nv.merc.rela.debug_info:") && !d.starts_with("section .nv_debug_info_reg_sass:")
+                !d.starts_with("section .nv.merc.rela.debug_info:")
+                    && !d.starts_with("section .nv_debug_info_reg_sass:")
             })
             .collect();
         assert!(other.is_empty(), "{mode:?}: unexpected differences {other:?}");
