@@ -416,6 +416,28 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
     let Some(text) = v.cubin.sections.iter().position(|x| x.name == classic_text) else {
         return out;
     };
+    // Item i is instruction i only when the items count the code up to its
+    // closing `BRA` self-loop. ptxas 13.0's code (NVSHMEM's calls taking a
+    // return address, `__threadfence()`'s dummy loads) and `-G` code on
+    // sm_100 (eigenvalues, mergeSort: 1,754 items for 1,816 instructions)
+    // leave instructions without an item; there the records cannot be
+    // matched to instructions, and nvlink's values were not found in them:
+    // their operands stay as ptxas wrote them rather than be written into
+    // the wrong record.
+    let capsule = capsule.filter(|c| {
+        let closing = closing_branch(&v.cubin.sections[text].data);
+        // Kernels' items count the closing branch, device functions' stop
+        // before it (jumptable_func_sm100's f: 56 items, its loop at 56).
+        let follows = closing.is_some_and(|at| c.items as usize == at || c.items as usize == at + 1);
+        if !follows {
+            ev.push(skipped(
+                v,
+                target,
+                "its items do not follow the code's instructions: operands left as ptxas wrote them",
+            ));
+        }
+        follows
+    });
     let classic: Vec<&Reloc> = v
         .cubin
         .sections
@@ -449,6 +471,16 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
         }
     }
     out
+}
+
+/// The index of a function's closing `BRA` self-loop (opcode 0x947, offset
+/// -4 words) in its code.
+fn closing_branch(code: &[u8]) -> Option<usize> {
+    code.chunks_exact(16).position(|w| {
+        let lo = u64::from_le_bytes(w[..8].try_into().unwrap_or_default());
+        let hi = u64::from_le_bytes(w[8..].try_into().unwrap_or_default());
+        lo & 0xfff == 0x947 && lo >> 32 == 0xffff_fffc && hi & 0x3ffff == 0x3ffff
+    })
 }
 
 fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
