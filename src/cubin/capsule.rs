@@ -146,9 +146,9 @@ impl Capsule {
             }
             let &kind = d.get(at).ok_or(CapsuleError::Truncated { at, need: 1 })?;
             let (inner, len) = if WRAPPERS.contains(&kind) {
-                let &inner = d.get(at + 2).ok_or(CapsuleError::Truncated {
+                let &inner = d.get(at + 2).ok_or_else(|| CapsuleError::Truncated {
                     at: d.len(),
-                    need: at + 3 - d.len(),
+                    need: (at + 3).saturating_sub(d.len()),
                 })?;
                 let len =
                     record_len(inner)
