@@ -1,5 +1,6 @@
 # Edits a ptxas 13.5 cubin into what ptxas 13.0 writes (NVSHMEM 3.x builds
-# libnvshmem_device.a with ptxas 13.0). Usage: ptxas130.py CUBIN EDIT...
+# libnvshmem_device.a with ptxas 13.0). Usage: ptxas130-edit.py CUBIN EDIT...
+# (corpus nvshmem_lib_sm100/_sm120).
 # Edits a cubin in place, as ptxas 13.0 would have written it:
 #   weak NAME      : symbol NAME (LOCAL) becomes WEAK in .symtab and .nv.merc.symtab
 #   rename OLD NEW : symbol names OLD become NEW (in place in .strtab; NEW no longer)
