@@ -64,6 +64,14 @@ const MODULE_SHARED: &str = ".nv_debug.shared";
 pub const EXTERN_INSTANCE: &str = "externsharedinstance";
 const EXTERN_INSTANCE_OTHER: u8 = 0x41;
 const EXTERN_INSTANCE_ALIGN: u64 = 16;
+/// The reserved shared memory every kernel's section grows by
+/// (`.nv.reservedSmem.cap`'s value; 0 where the inputs declare none).
+fn reserved_cap(st: &LinkState) -> u64 {
+    st.lookup(RESERVED_CAP)
+        .and_then(|i| st.symbol(i))
+        .map_or(0, |s| s.value)
+}
+
 /// Where `-r` defines an extern shared array in `.nv_debug.shared`.
 const EXTERN_ARRAY_VALUE: u64 = 0x10;
 
@@ -820,11 +828,7 @@ impl Layout {
             }
         }
         let cur = end;
-        let cap = st
-            .lookup(RESERVED_CAP)
-            .and_then(|i| st.symbol(i))
-            .map(|s| s.value)
-            .unwrap_or(0);
+        let cap = reserved_cap(st);
         let sec = &mut st.sections[k.section];
         let from = sec.size;
         sec.size = cur + cap;
@@ -935,11 +939,7 @@ impl Layout {
             // -g puts each extern array at one offset, the largest any kernel
             // reaching it needs; those kernels grow to it (the real-world
             // samples reduction, threadFenceReduction with -G).
-            let cap = st
-                .lookup(RESERVED_CAP)
-                .and_then(|i| st.symbol(i))
-                .map(|s| s.value)
-                .unwrap_or(0);
+            let cap = reserved_cap(st);
             for (&x, &need) in &self.externs {
                 for k in &self.kernels {
                     if let Some(at) = self.extern_at.get_mut(&(x, k.kernel)) {
@@ -1065,11 +1065,7 @@ impl Layout {
             let r = root(&mut parent, i);
             groups.entry(r).or_default().push(i);
         }
-        let cap = st
-            .lookup(RESERVED_CAP)
-            .and_then(|i| st.symbol(i))
-            .map(|s| s.value)
-            .unwrap_or(0);
+        let cap = reserved_cap(st);
         for members in groups.into_values().filter(|g| g.len() > 1) {
             let offset = members
                 .iter()
@@ -1192,19 +1188,8 @@ impl Layout {
             // On sm_100+ it holds the reserved shared memory too
             // (generated kernels with an extern array on sm_100 and sm_120:
             // 0x400); before, nothing.
-            let size = if st.mercury.is_empty() {
-                0
-            } else {
-                st.lookup(RESERVED_CAP)
-                    .and_then(|i| st.symbol(i))
-                    .map(|s| s.value)
-                    .unwrap_or(0)
-            };
-            let cap = st
-                .lookup(RESERVED_CAP)
-                .and_then(|i| st.symbol(i))
-                .map(|s| s.value)
-                .unwrap_or(0);
+            let cap = reserved_cap(st);
+            let size = if st.mercury.is_empty() { 0 } else { cap };
             // -g keeps it for extern arrays or variables several kernels
             // share, sized to them and the reserved part (the real-world
             // samples clock, template with -G: 0x400).
@@ -1233,11 +1218,7 @@ impl Layout {
         // memory is an `__align__(32)` array, sm_75, sm_80, sm_100, sm_120;
         // one that the arrays' shared offset grows stays:
         // shared_extern_align32_sm75, shared_extern_align32_sm90).
-        let cap = st
-            .lookup(RESERVED_CAP)
-            .and_then(|i| st.symbol(i))
-            .map(|s| s.value)
-            .unwrap_or(0);
+        let cap = reserved_cap(st);
         for &k in &self.extern_made {
             let sm = st.sections[k]
                 .owner
