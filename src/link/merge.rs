@@ -591,10 +591,12 @@ impl InputMerge {
         }
     }
 
-    /// The four clean-up passes of seed 001 after a weak function is replaced:
-    /// relocations into its old text (and its debug relocations), its .nv.info
-    /// records, and its call-graph records are made dead; the old code bytes
-    /// are replaced when the new text section is mapped.
+    /// The clean-up after a weak function is replaced (seed 001's four
+    /// passes, as nvlink does them: docs/seed-errata.md): relocations into
+    /// its old text, and its RELA `.debug_frame` ones when that text had RELA
+    /// relocations, its .nv.info records, and its indirect-call and
+    /// address-taken records are made dead; its call records stay. The old
+    /// code bytes are replaced when the new text section is mapped.
     fn replace_function(&mut self, st: &mut LinkState, idx: SymIdx, old: &OutSymbol, ev: &mut Vec<Event>) {
         let mut relocs = 0;
         let mut infos = 0;
