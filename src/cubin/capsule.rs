@@ -11,9 +11,11 @@
 //!   record.
 //!
 //! Item i is the i-th instruction of the classic `.text.<fn>` (N counts
-//! them up to the closing `BRA` self-loop, before the alignment `NOP`s):
-//! the records describe the instructions the driver needs more than their
-//! SASS for. Record sizes by first byte: `0x01` 16 bytes, `0x02` 32 bytes,
+//! them up to the closing `BRA` self-loop, before the alignment `NOP`s: a
+//! kernel's count includes the loop, a device function's stops before it;
+//! `-G` code on sm_100 and ptxas 13.0's code leave some instructions
+//! without an item, see `link::mercury_merge`): the records describe the
+//! instructions the driver needs more than their SASS for. Record sizes by first byte: `0x01` 16 bytes, `0x02` 32 bytes,
 //! `0x41`/`0x42` 4 bytes, `0x50`/`0xd0` 2 bytes (the closing `BRA`).
 //! `0x51` and `0xd1` wrap one record: a byte more (1 or 2, `0xd1` also 4),
 //! then a `0x01` or `0x02` record, 18 or 34 bytes in all. ptxas writes
