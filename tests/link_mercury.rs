@@ -20,8 +20,8 @@ fn args_of(case: &Path) -> Vec<String> {
 
 /// Corpus cases nvlink linked into an output with Mercury sections.
 /// The sm_100+ cases culdb links as nvlink does (listed in
-/// tests/data/conformance.txt; a case kept to pin part of a link, like
-/// debug_weak_lost_lines_sm120, is checked by its own test).
+/// tests/data/conformance.txt; a case kept to pin part of a link is
+/// checked by its own test).
 fn mercury_cases() -> Vec<std::path::PathBuf> {
     let listed = std::fs::read_to_string(common::root().join("tests/data/conformance.txt")).unwrap_or_default();
     let listed: std::collections::BTreeSet<&str> = listed.lines().filter(|l| !l.starts_with('#')).collect();

@@ -201,6 +201,13 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 w.copy_from_slice(&to.to_le_bytes());
             }
         }
+        if mercury && s.name == super::reg_sass::REG_SASS {
+            for (at, len) in super::reg_sass::cleared(st) {
+                if let Some(w) = o.data.to_mut().get_mut(at..at + len) {
+                    w.fill(0);
+                }
+            }
+        }
         if s.nobits {
             o.data = Vec::new().into();
             o.nobits_size = s.size;

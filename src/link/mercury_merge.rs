@@ -347,7 +347,11 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
     if st.mercury.sections[out].rela.is_none() {
         st.mercury.sections[out].rela = Some((s.name.clone(), s.flags));
     }
-    let debug = v.cubin.sections[target].name.contains("debug");
+    // Debug records of a weak definition this input lost go, except in the
+    // Mercury `.debug_info` and `.debug_loc`, which keep them against the
+    // winner as the classic twins do (debug_weak_lost_lines_sm120).
+    let tname = v.cubin.sections[target].name.as_str();
+    let debug = tname.contains("debug") && !matches!(tname, ".nv.merc.debug_info" | ".nv.merc.debug_loc");
     let twins = capsule_twins(v, target, &s.relocs, ev);
     let (mut kept, mut dropped) = (0, 0);
     for (r, (operand, classic)) in s.relocs.iter().zip(twins) {

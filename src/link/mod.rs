@@ -37,6 +37,7 @@ pub mod out;
 pub mod pipeline;
 pub mod ptx;
 pub mod reach;
+pub mod reg_sass;
 pub mod register;
 pub mod reloc;
 pub mod setup;
