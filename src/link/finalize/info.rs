@@ -179,7 +179,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             n.live
                 && matches!(
                     n.entry.attr,
-                    code::NUM_BARRIERS | code::NUM_MBARRIERS | code::GRID_ATTRIBUTES
+                    code::NUM_BARRIERS | code::NUM_MBARRIERS | code::GRID_ATTRIBUTES | code::PREEXIT_USED
                 )
         })
         .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
@@ -302,6 +302,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         // CRS_STACK_SIZE (grid_attributes_sm90 `kS`; with one kernel reaching
         // a recursion, CRS_STACK_SIZE then GRID_ATTRIBUTES).
         propagate_barriers(st, g, kernels, &barriers, &grid, &mut out);
+        propagate_barriers(st, g, kernels, &barriers, &[code::PREEXIT_USED], &mut out);
         // In output symbol order (dynpar_cudadevrt_sm90: libcudadevrt's
         // local kernels before the program's global ones).
         let order = crate::link::out::symbol_order(st);
@@ -355,7 +356,8 @@ const FLAGS: [u8; 2] = [code::CTAIDZ_USED, code::RESERVED_SMEM_USED];
 /// it. EIATTR_CTAIDZ_USED likewise when any of them has it (NVSHMEM's
 /// device library on sm_80; ctaidz_callee_sm80); EIATTR_GRID_ATTRIBUTES
 /// the bitwise OR (grid_attributes_sm90: a multimem callee's 0x4; with
-/// values patched in the inputs, 0x2 own and 0x8 called give 0xa). A
+/// values patched in the inputs, 0x2 own and 0x8 called give 0xa);
+/// EIATTR_PREEXIT_USED 1 when any of them has 1 (left alone otherwise). A
 /// kernel's own record is updated in place, a missing one appended;
 /// other functions keep theirs (corpus barriers_*_sm90, mbarriers_sum_sm90;
 /// the real-world -G samples).
@@ -393,6 +395,16 @@ fn propagate_barriers(
                     Some(v) => Entry::hval(attr, v as u16),
                     None => continue,
                 }
+            } else if attr == code::PREEXIT_USED {
+                // sm_100+: a kernel that may call a function using PREEXIT
+                // (`cudaTriggerProgrammaticLaunchCompletion()` not inlined)
+                // is marked 1; other functions keep their own value
+                // (preexit_callee_sm100; the real-world sample
+                // radixSortThrust with -G: CUB's init kernels).
+                if !values.into_iter().any(|v| v != 0) {
+                    continue;
+                }
+                Entry::bval(attr, 1)
             } else if attr == code::NUM_BARRIERS {
                 match values.max() {
                     Some(v) => Entry::bval(attr, v as u8),
