@@ -353,7 +353,8 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // ones in the order read (arch_sm100_smoke `.nv.info.k_arch`: EXIT_INSTR_OFFSETS
     // … LANGUAGE, then CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR, NVSAL_SW_WAR,
     // PREEXIT_USED). What a kernel takes from its callees is in both
-    // (grid_attributes_sm100: after LANGUAGE, before CBANK_PARAM_SIZE).
+    // (grid_attributes_sm100: after LANGUAGE, before CBANK_PARAM_SIZE),
+    // EXTERNS included (inherited_externs_order_sm100).
     if mercury {
         for (f, entries) in per_fn.iter_mut() {
             let kernel = super::state::query::is_kernel(st, *f);
@@ -364,6 +365,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 .filter(|n| n.live && n.function == Some(*f))
                 .map(|n| n.entry.attr)
                 .chain(super::finalize::info::KERNEL_INHERITS.into_iter().filter(|_| kernel))
+                .chain([code::EXTERNS].into_iter().filter(|_| kernel))
                 .collect();
             let (mut both, mut classic_only): (Vec<_>, Vec<_>) = std::mem::take(entries)
                 .into_iter()
