@@ -302,7 +302,11 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         // CRS_STACK_SIZE (grid_attributes_sm90 `kS`; with one kernel reaching
         // a recursion, CRS_STACK_SIZE then GRID_ATTRIBUTES).
         propagate_barriers(st, g, kernels, &barriers, &grid, &mut out);
-        propagate_barriers(st, g, kernels, &barriers, &[code::PREEXIT_USED], &mut out);
+        // sm_100+ only: an sm_90 kernel keeps its own value
+        // (preexit_callee_sm90).
+        if !st.mercury.is_empty() {
+            propagate_barriers(st, g, kernels, &barriers, &[code::PREEXIT_USED], &mut out);
+        }
         // In output symbol order (dynpar_cudadevrt_sm90: libcudadevrt's
         // local kernels before the program's global ones).
         let order = crate::link::out::symbol_order(st);
@@ -357,7 +361,8 @@ const FLAGS: [u8; 2] = [code::CTAIDZ_USED, code::RESERVED_SMEM_USED];
 /// device library on sm_80; ctaidz_callee_sm80); EIATTR_GRID_ATTRIBUTES
 /// the bitwise OR (grid_attributes_sm90: a multimem callee's 0x4; with
 /// values patched in the inputs, 0x2 own and 0x8 called give 0xa);
-/// EIATTR_PREEXIT_USED 1 when any of them has 1 (left alone otherwise). A
+/// EIATTR_PREEXIT_USED 1 when any of them has 1 (left alone otherwise;
+/// sm_100+). A
 /// kernel's own record is updated in place, a missing one appended;
 /// other functions keep theirs (corpus barriers_*_sm90, mbarriers_sum_sm90;
 /// the real-world -G samples).
