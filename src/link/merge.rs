@@ -1114,18 +1114,26 @@ impl InputMerge {
     /// not its relocations (weak_data_reloc_dups_sm90; tests/corpus/README.md,
     /// 122). One that lost to a strong definition keeps them too
     /// (weak_data_lost_to_strong_sm90, observation 128).
-    fn in_lost_data(&self, st: &LinkState, target: usize, at: u64) -> bool {
+    /// The byte ranges of input section `target` that hold weak data
+    /// definitions this input lost (to a weak one: those that lost to a
+    /// strong one keep their relocations). Found once per relocation
+    /// section; a scan per relocation was most of the NVSHMEM link.
+    fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
         let lost = &st.maps[self.input].weak_processed;
-        self.cubin.symbols.iter().enumerate().any(|(i, y)| {
-            i != 0
-                && !self.lost_to_strong.contains(&i)
-                && y.sym_type != STT_FUNC
-                && y.sym_type != STT_SECTION
-                && y.shndx as usize == target
-                && lost.get(i).copied().unwrap_or(false)
-                && at >= y.value
-                && at < y.value + y.size
-        })
+        self.cubin
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|&(i, y)| {
+                i != 0
+                    && !self.lost_to_strong.contains(&i)
+                    && y.sym_type != STT_FUNC
+                    && y.sym_type != STT_SECTION
+                    && y.shndx as usize == target
+                    && lost.get(i).copied().unwrap_or(false)
+            })
+            .map(|(_, y)| (y.value, y.value + y.size))
+            .collect()
     }
 
     fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
@@ -1259,6 +1267,11 @@ impl InputMerge {
             st.empty_relas.push((out, st.relocs.len(), self.input));
         }
         let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
+        let lost_data = if debug {
+            Vec::new()
+        } else {
+            self.lost_data_ranges(st, target)
+        };
         for r in &s.relocs {
             // An incoming definition that lost: its debug relocations go (an
             // existing one that lost keeps them: see `replace_function`),
@@ -1277,7 +1290,7 @@ impl InputMerge {
                 });
                 continue;
             }
-            if !debug && self.in_lost_data(st, target, r.offset) {
+            if lost_data.iter().any(|&(a, b)| r.offset >= a && r.offset < b) {
                 ev.push(Event::RelocDropped {
                     input: self.input,
                     in_section: j,
