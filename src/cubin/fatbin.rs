@@ -1028,12 +1028,8 @@ fn decompress<'a>(c: Compression, raw: &'a [u8], out_len: u64, at: u64) -> Resul
     }
     let mut out = vec![0u8; n as usize];
     let written = match c {
-        Compression::Zstd => {
-            let mut dec = ruzstd::decoding::FrameDecoder::new();
-            dec.set_max_window_size(n.clamp(8 << 20, ruzstd::decoding::DEFAULT_MAX_WINDOW_SIZE));
-            dec.decode_all(raw, &mut out)
-                .map_err(|e| FormatError::new(at, format!("zstd payload does not decompress: {e}")))?
-        }
+        Compression::Zstd => zstd::bulk::decompress_to_buffer(raw, &mut out[..])
+            .map_err(|e| FormatError::new(at, format!("zstd payload does not decompress: {e}")))?,
         _ => lz4_flex::block::decompress_into(raw, &mut out)
             .map_err(|e| FormatError::new(at, format!("LZ4 payload does not decompress: {e}")))?,
     };
@@ -1062,6 +1058,11 @@ fn slice_cow(whole: Cow<'_, [u8]>, off: u64, len: u64, at: u64) -> Result<Cow<'_
     })?;
     Ok(match whole {
         Cow::Borrowed(b) => Cow::Borrowed(&b[r]),
+        // An image at the start of its group keeps the decompressed buffer.
+        Cow::Owned(mut v) if r.start == 0 => {
+            v.truncate(r.end);
+            Cow::Owned(v)
+        }
         Cow::Owned(v) => Cow::Owned(v[r].to_vec()),
     })
 }
