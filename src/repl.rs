@@ -37,7 +37,7 @@ impl Names {
             if sym.name.is_empty() {
                 continue;
             }
-            symbols.push(sym.name.clone());
+            symbols.push(sym.name.to_string());
             if let Some(d) = crate::demangle::demangle(&sym.name) {
                 // The demangled name without parameters: it has no spaces
                 // more often than the full form, and `break` takes it.

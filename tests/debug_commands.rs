@@ -407,7 +407,7 @@ fn why_names_the_archive_member() {
         .globals
         .iter()
         .filter(|g| g.input == 1 && g.is_defined())
-        .map(|g| g.name.clone())
+        .map(|g| g.name.to_string())
         .collect();
     let name = defined.first().expect("a symbol from libcudadevrt.a");
     let t = ok(&mut s, &format!("why {name}"));

@@ -212,7 +212,7 @@ fn phase_input_symbol_and_error_breakpoints() {
         .final_state()
         .globals
         .iter()
-        .map(|g| g.name.clone())
+        .map(|g| g.name.to_string())
         .filter(|n| n.starts_with("_Z"))
         .collect();
     let target = mangled.first().expect("a C++ symbol in this case").clone();

@@ -154,7 +154,7 @@ fn slots_are_nvlinks_and_offset_symbols_stay_internal() {
             assert_eq!(slot.offset, *off, "{name}: slot of {sym}");
             assert_eq!(slot.kind.header_reloc(), *rtype, "{name}: record type of {sym}");
             let off_sym = l.st.symbol(slot.offset_symbol).expect("offset symbol");
-            assert_eq!(off_sym.name, format!("{OFFSET_PREFIX}{sym}"));
+            assert_eq!(*off_sym.name, *format!("{OFFSET_PREFIX}{sym}"));
             assert_eq!(off_sym.value, *off);
         }
         let ours = read::parse(&l.out).expect("culdb output parses");

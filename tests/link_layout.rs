@@ -91,7 +91,7 @@ fn symbols_and_section_headers_match_nvlink() {
 fn value_of(st: &LinkState, name: &str) -> u64 {
     let i = st
         .all_symbols()
-        .find(|(_, s)| s.name == name)
+        .find(|(_, s)| &*s.name == name)
         .unwrap_or_else(|| panic!("{name} missing"));
     i.1.value
 }
@@ -132,7 +132,7 @@ fn dynamic_shared_array_follows_static_shared_memory() {
 #[test]
 fn commons_go_to_nv_global() {
     let (st, _, _) = link("common_data_diff_size_sm90");
-    let gv = st.all_symbols().find(|(_, s)| s.name == "gv").expect("gv").1.clone();
+    let gv = st.all_symbols().find(|(_, s)| &*s.name == "gv").expect("gv").1.clone();
     assert_eq!(st.place_name(gv.place), ".nv.global");
     assert_eq!((gv.value, gv.size), (0, 0x40));
     assert_eq!(section_size(&st, ".nv.global"), (0x40, 4));
@@ -151,7 +151,7 @@ fn kernels_used_drops_the_other_kernels_and_what_only_they_reach() {
         .collect();
     for f in ["k_graph", "f_one", "f_three"] {
         assert!(removed.iter().any(|r| r == f), "{f} not removed: {removed:?}");
-        let s = st.all_symbols().find(|(_, s)| s.name == f).expect("symbol").1;
+        let s = st.all_symbols().find(|(_, s)| &*s.name == f).expect("symbol").1;
         assert!(s.removed);
     }
     for f in ["k_other", "f_two", "f_leaf"] {

@@ -109,7 +109,7 @@ fn check_symbols(case: &Path, st: &LinkState) -> Vec<String> {
     let ours: BTreeMap<&str, _> = st
         .all_symbols()
         .filter(|(_, s)| s.sym_type != STT_SECTION && s.binding != STB_LOCAL)
-        .map(|(_, s)| (s.name.as_str(), s))
+        .map(|(_, s)| (s.name.as_ref(), s))
         .collect();
     // Local symbols (file-static data, string literals) may repeat a name:
     // compared as multisets of (name, section, size).
@@ -124,7 +124,7 @@ fn check_symbols(case: &Path, st: &LinkState) -> Vec<String> {
         .locals
         .iter()
         .filter(|s| s.sym_type != STT_SECTION)
-        .map(|s| (s.name.clone(), st.place_name(s.place), s.size))
+        .map(|s| (s.name.to_string(), st.place_name(s.place), s.size))
         .collect();
     // nvlink's output lacks some locals the merge keeps for the debugger
     // (`_param` of .nv.constant0, `$__s_buf` shared buffers): every local of
@@ -277,7 +277,7 @@ fn weak_winners_match_nvlink() {
             })
             .collect();
         assert_eq!(decisions, vec![winner.to_string()], "{case}");
-        let wf = st.globals.iter().find(|s| s.name == "wf").expect("wf");
+        let wf = st.globals.iter().find(|s| &*s.name == "wf").expect("wf");
         assert_eq!(st.input_name(wf.input), *winner, "{case}: wf's definition");
         // The code nvlink kept is the winner's, outside relocated words.
         let out = std::fs::read(dir.join("expected/out.cubin")).unwrap();

@@ -568,7 +568,7 @@ pub struct WatchCache {
 pub fn watched_cached(state: &LinkState, pattern: &str, cache: &mut WatchCache) -> Option<OutSymbol> {
     if let Some(i) = cache.found {
         match state.symbol(i) {
-            Some(s) if s.name == pattern || names::symbol_matches(pattern, &s.name) => return Some(s.clone()),
+            Some(s) if &*s.name == pattern || names::symbol_matches(pattern, &s.name) => return Some(s.clone()),
             _ => *cache = WatchCache::default(),
         }
     }

@@ -831,7 +831,7 @@ pub fn why(s: &Session, pattern: &str) -> Result<String, String> {
         });
     }
     let title = name_seen
-        .or_else(|| found.first().map(|(_, s)| s.name.clone()))
+        .or_else(|| found.first().map(|(_, s)| s.name.to_string()))
         .unwrap_or_else(|| pattern.to_string());
     let _ = writeln!(
         o,

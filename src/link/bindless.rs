@@ -233,7 +233,7 @@ impl Bindless {
             let name = st.symbol_name(sym);
             let input = st.symbol(sym).map(|s| s.input).unwrap_or(0);
             let offset_symbol = st.add_local(OutSymbol {
-                name: format!("{OFFSET_PREFIX}{name}"),
+                name: format!("{OFFSET_PREFIX}{name}").into(),
                 binding: STB_LOCAL,
                 sym_type: STT_OFFSET_SYMBOL,
                 other: 0,

@@ -245,7 +245,7 @@ fn new_bank(st: &mut LinkState, kernel: SymIdx, symbol_prefix: &str, ev: &mut Ve
         removed: false,
     });
     st.add_local(OutSymbol {
-        name: symbol,
+        name: symbol.into(),
         binding: STB_LOCAL,
         sym_type: STT_SECTION,
         other: 0,
@@ -298,7 +298,7 @@ fn drop_block(st: &mut LinkState, b: &Block, ev: &mut Vec<LayoutEvent>) {
     }
     for name in names {
         ev.push(LayoutEvent::Dropped {
-            name,
+            name: name.to_string(),
             reason: "symbol of a device function's constant bank 2".into(),
         });
     }

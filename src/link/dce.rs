@@ -210,7 +210,7 @@ impl Dce {
                 if let Some(s) = st.symbol_mut(i) {
                     s.removed = true;
                     ev.push(Event::Dce(DceEvent::Removed {
-                        name: s.name.clone(),
+                        name: s.name.to_string(),
                         reason: "undefined name only removed code referred to".into(),
                     }));
                 }

@@ -655,7 +655,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                         sym_type = STT_CUDA_OBJECT;
                     }
                     Symbol {
-                        name: s.name.clone(),
+                        name: s.name.to_string(),
                         value: s.value,
                         size: s.size,
                         binding,
@@ -893,7 +893,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         .into_iter()
         .filter_map(|(m, (input, at))| {
             let s = st.symbol(SymIdx(m))?;
-            (emitted.contains(&SymIdx(m)) && s.sym_type != STT_SECTION).then_some(((2, input, at, 0), s.name.as_str()))
+            (emitted.contains(&SymIdx(m)) && s.sym_type != STT_SECTION).then_some(((2, input, at, 0), s.name.as_ref()))
         })
         .collect();
     let ix = NameIndex::new(st, setup);

@@ -81,7 +81,7 @@ fn place_extern(st: &mut LinkState, x: SymIdx, k: usize, offset: u64, ev: &mut V
         s.place = Place::Section(k);
         s.value = offset;
         ev.push(LayoutEvent::Placed {
-            name: s.name.clone(),
+            name: s.name.to_string(),
             section: MODULE_SHARED.into(),
             offset,
             size: s.size,
@@ -427,7 +427,7 @@ impl Layout {
             if let Some(reason) = reason {
                 s.removed = true;
                 ev.push(LayoutEvent::Dropped {
-                    name: s.name.clone(),
+                    name: s.name.to_string(),
                     reason: reason.into(),
                 });
             }
@@ -509,7 +509,7 @@ impl Layout {
             });
         }
         st.add_local(OutSymbol {
-            name,
+            name: name.into(),
             binding: STB_LOCAL,
             sym_type: STT_SECTION,
             other: 0,
@@ -547,7 +547,7 @@ impl Layout {
             sym.value = offset;
         }
         ev.push(LayoutEvent::Placed {
-            name: s.name,
+            name: s.name.to_string(),
             section: name,
             offset,
             size: s.size,
@@ -739,7 +739,7 @@ impl Layout {
             max_align = max_align.max(align);
             let (name, size, place) = (s.name.clone(), s.size, s.place);
             ev.push(LayoutEvent::Placed {
-                name,
+                name: name.to_string(),
                 section: st.place_name(place),
                 offset,
                 size,
@@ -799,7 +799,7 @@ impl Layout {
             cur = offset + s.size;
             align = align.max(a);
             ev.push(LayoutEvent::Placed {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 section: section.clone(),
                 offset,
                 size: s.size,
@@ -1139,7 +1139,7 @@ impl Layout {
                 cur = offset + s.size;
                 let size = s.size;
                 ev.push(LayoutEvent::Placed {
-                    name: s.name.clone(),
+                    name: s.name.to_string(),
                     section: name.clone(),
                     offset,
                     size,
@@ -1324,7 +1324,7 @@ impl Layout {
             if let Some(s) = st.symbol_mut(i) {
                 s.removed = true;
                 ev.push(LayoutEvent::Dropped {
-                    name: s.name.clone(),
+                    name: s.name.to_string(),
                     reason: reason.into(),
                 });
             }
@@ -1341,5 +1341,5 @@ fn hopper(st: &LinkState) -> bool {
 /// An `externsharedinstance`: the extern shared array a `-r` link made for
 /// one kernel.
 fn is_instance(st: &LinkState, x: SymIdx) -> bool {
-    st.symbol(x).is_some_and(|s| s.name == EXTERN_INSTANCE)
+    st.symbol(x).is_some_and(|s| &*s.name == EXTERN_INSTANCE)
 }

@@ -291,7 +291,7 @@ impl InputMerge {
     ) -> Result<OutSymbol, MergeFailed> {
         let (place, value) = self.place_of(st, sym, ev)?;
         Ok(OutSymbol {
-            name: sym.name.clone(),
+            name: sym.name.clone().into(),
             binding: sym.binding,
             sym_type: sym.sym_type,
             other: sym.other,
@@ -664,7 +664,7 @@ impl InputMerge {
             }
         }
         ev.push(Event::WeakCleanup {
-            name: old.name.clone(),
+            name: old.name.to_string(),
             relocs,
             nvinfo: infos,
             callgraph: edges,
@@ -777,7 +777,7 @@ impl InputMerge {
             return idx;
         }
         st.add_local(OutSymbol {
-            name,
+            name: name.into(),
             binding: STB_LOCAL,
             sym_type: STT_SECTION,
             other: 0,

@@ -136,7 +136,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     let has_section_symbol = |name: &str| {
         st.locals
             .iter()
-            .any(|s| !s.removed && s.sym_type == STT_SECTION && s.name == name)
+            .any(|s| !s.removed && s.sym_type == STT_SECTION && &*s.name == name)
     };
     for note in &st.notes {
         if !has_section_symbol(&note.name) {
@@ -169,7 +169,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // input that brought the table (after the `__cuda_uf_stub_*` symbols
     // that live in it), before the next input's (corpus uft_uidx_reorder_sm90,
     // uft_two_objects_sm90).
-    let late = |s: &OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_str());
+    let late = |s: &OutSymbol| s.sym_type == STT_SECTION && LATE_SECTION_SYMBOLS.contains(&s.name.as_ref());
     let mut held: Vec<(SymIdx, usize)> = Vec::new();
     // In a `-r` link `.nv.uft.entry`'s section symbol follows `.nv.uft`'s
     // (uft_two_objects_sm90 linked with -r: before the next input's locals).
@@ -362,7 +362,7 @@ pub fn output_symbol(s: &OutSymbol, relocatable: bool) -> (u8, u8, u8) {
     let mut binding = s.binding;
     let mut sym_type = s.sym_type;
     let mut other = s.other;
-    if binding == STB_WEAK && s.place == Place::Undefined && s.name != super::layout::EXTERN_INSTANCE {
+    if binding == STB_WEAK && s.place == Place::Undefined && &*s.name != super::layout::EXTERN_INSTANCE {
         binding = STB_GLOBAL;
     }
     if !relocatable {

@@ -614,7 +614,7 @@ impl Linker {
         let by = self.state.input_name(sym.input).to_string();
         let reported = !self.setup.relocatable && !driver_syscall(&sym.name);
         ev.push(Event::Undefined {
-            name: sym.name.clone(),
+            name: sym.name.to_string(),
             referenced_by: by.clone(),
             reported,
         });

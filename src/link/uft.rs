@@ -155,7 +155,7 @@ fn nameless_stubs(st: &mut LinkState, table: usize) {
             continue;
         };
         let idx = st.add_local(OutSymbol {
-            name: String::new(),
+            name: String::new().into(),
             binding: STB_LOCAL,
             sym_type: STT_FUNC,
             other: 0,
@@ -244,7 +244,9 @@ impl Uft {
             if let Some(s) = st.symbol_mut(i) {
                 s.removed = false;
                 s.binding = STB_GLOBAL;
-                out.push(ev(UftEvent::PlaceholderKept { name: s.name.clone() }));
+                out.push(ev(UftEvent::PlaceholderKept {
+                    name: s.name.to_string(),
+                }));
             }
         }
         self.index = Some(u);

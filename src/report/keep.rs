@@ -303,7 +303,7 @@ impl KeepGraph {
             .all_symbols()
             .filter(|(_, s)| s.sym_type != STT_SECTION && !s.name.is_empty())
             .filter(|(_, s)| {
-                s.name == name
+                &*s.name == name
                     || crate::demangle::demangle(&s.name)
                         .is_some_and(|d| d == name || d.split('(').next() == Some(name))
             })
@@ -366,13 +366,13 @@ impl KeepGraph {
             return k;
         };
         let Some(s) = self.state.symbol(i) else { return k };
-        k.symbol = s.name.clone();
+        k.symbol = s.name.to_string();
         k.demangled = crate::demangle::demangle(&s.name);
         if s.removed {
             k.status = "removed".into();
             k.reason = Some(
                 self.removed
-                    .get(&s.name)
+                    .get(&*s.name)
                     .cloned()
                     .unwrap_or_else(|| "removed with the function it belongs to".into()),
             );

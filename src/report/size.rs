@@ -96,7 +96,7 @@ fn kernel_owners_link(run: &LinkRun) -> HashMap<String, BTreeSet<String>> {
             continue;
         }
         for f in refs.closure(i) {
-            own.entry(st.symbol_name(f)).or_default().insert(s.name.clone());
+            own.entry(st.symbol_name(f)).or_default().insert(s.name.to_string());
         }
     }
     own

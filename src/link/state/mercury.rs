@@ -167,8 +167,8 @@ pub fn input_symbol(st: &LinkState, si: SymIdx) -> Option<(usize, &Symbol)> {
         let ms = mi
             .symbols
             .get(ci)
-            .filter(|y| y.name == state.name)
-            .or_else(|| mi.symbols.iter().find(|y| y.name == state.name));
+            .filter(|y| *y.name == *state.name)
+            .or_else(|| mi.symbols.iter().find(|y| *y.name == *state.name));
         if let Some(ms) = ms {
             return Some((input, ms));
         }

@@ -9,6 +9,7 @@
 
 use foldhash::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -51,7 +52,9 @@ pub enum Place {
 /// One output symbol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutSymbol {
-    pub name: String,
+    /// Shared, so that cloning the state (a debugger checkpoint) copies no
+    /// names.
+    pub name: Arc<str>,
     pub binding: u8,
     pub sym_type: u8,
     pub other: u8,
@@ -384,7 +387,7 @@ pub struct LinkState {
     /// them is linked, but the registration file names them.
     pub registered_unlinked: Vec<(usize, String)>,
     #[serde(skip)]
-    pub symbol_names: HashMap<String, SymIdx>,
+    pub symbol_names: HashMap<Arc<str>, SymIdx>,
     /// The first section symbol of each output section, as added.
     #[serde(skip)]
     pub section_symbols: HashMap<usize, SymIdx>,
@@ -534,7 +537,7 @@ impl LinkState {
     /// The name of a symbol, `(null)` for 0, `#<idx>` for a bad index.
     pub fn symbol_name(&self, idx: SymIdx) -> String {
         match self.symbol(idx) {
-            Some(s) => s.name.clone(),
+            Some(s) => s.name.to_string(),
             None if idx == SymIdx::NULL => "(null)".into(),
             None => format!("#{idx}"),
         }

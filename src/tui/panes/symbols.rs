@@ -142,7 +142,7 @@ pub(super) fn render(
                 Column::Input => ls.input_name(s.input).to_string(),
                 Column::Regs => s.regcount.map(|r| r.to_string()).unwrap_or_default(),
                 Column::Name => display_name(&s.name),
-                Column::Mangled => s.name.clone(),
+                Column::Mangled => s.name.to_string(),
             }
         };
         let text = cols
