@@ -21,6 +21,9 @@ pub struct MergeView<'a> {
     pub cubin: &'a Cubin<'static>,
     /// Classic input sections of weak definitions that were not kept.
     pub dropped: &'a BTreeSet<usize>,
+    /// Classic symbols of weak data definitions that lost to a strong one
+    /// (they keep their relocations, `merge`).
+    pub lost_to_strong: &'a BTreeSet<usize>,
 }
 
 impl MergeView<'_> {
@@ -55,6 +58,28 @@ impl MergeView<'_> {
         };
         st.maps[self.input].weak_processed.get(c).copied().unwrap_or(false)
             && self.cubin.symbols.get(c).is_some_and(|s| s.sym_type == STT_FUNC)
+    }
+
+    /// The byte ranges of Mercury section `target` holding weak data
+    /// definitions this input lost to a weak one: their relocations go, as
+    /// the classic twins' do (weak_data_inline_sm100).
+    fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
+        let lost = &st.maps[self.input].weak_processed;
+        self.cubin
+            .merc_symbols
+            .iter()
+            .enumerate()
+            .filter(|&(i, m)| {
+                i != 0
+                    && m.shndx as usize == target
+                    && m.sym_type != STT_FUNC
+                    && m.sym_type != STT_SECTION
+                    && self
+                        .classic_of(i)
+                        .is_some_and(|c| lost.get(c).copied().unwrap_or(false) && !self.lost_to_strong.contains(&c))
+            })
+            .map(|(_, m)| (m.value, m.value + m.size))
+            .collect()
     }
 
     /// Whether Mercury section `j` belongs to a weak definition that was not
@@ -353,9 +378,18 @@ fn relocations(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Eve
     let tname = v.cubin.sections[target].name.as_str();
     let debug = tname.contains("debug") && !matches!(tname, ".nv.merc.debug_info" | ".nv.merc.debug_loc");
     let twins = capsule_twins(v, target, &s.relocs, ev);
+    let lost_data = if tname.contains("debug") {
+        Vec::new()
+    } else {
+        v.lost_data_ranges(st, target)
+    };
     let (mut kept, mut dropped) = (0, 0);
     for (r, (operand, classic)) in s.relocs.iter().zip(twins) {
         if debug && v.is_discarded(st, r.sym) {
+            dropped += 1;
+            continue;
+        }
+        if lost_data.iter().any(|&(a, b)| r.offset >= a && r.offset < b) {
             dropped += 1;
             continue;
         }

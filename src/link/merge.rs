@@ -144,6 +144,7 @@ impl InputMerge {
             input: self.input,
             cubin: &self.cubin,
             dropped: &self.dropped,
+            lost_to_strong: &self.lost_to_strong,
         }
     }
 
