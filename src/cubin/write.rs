@@ -9,7 +9,7 @@
 //! typed model. A string already present in a string table read from a file
 //! keeps its place there, so an unchanged cubin is written back byte for byte.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::consts::*;
 use super::model::*;
@@ -54,8 +54,8 @@ pub fn write(c: &Cubin<'_>) -> Result<Vec<u8>, WriteError> {
         return Err(WriteError("sections have names but there is no .shstrtab".into()));
     }
     // Symbol tables (.symtab and .nv.merc.symtab may share one string table).
-    let mut strtabs: HashMap<usize, StrTab> = HashMap::new();
-    let mut extended: HashMap<usize, Vec<u8>> = HashMap::new();
+    let mut strtabs: HashMap<usize, StrTab> = HashMap::default();
+    let mut extended: HashMap<usize, Vec<u8>> = HashMap::default();
     for (si, table) in [(symtab_idx, &c.symbols), (merc_idx, &c.merc_symbols)] {
         let Some(si) = si else { continue };
         let strndx = c.sections[si].link as usize;
@@ -376,7 +376,7 @@ impl StrTab {
         if bytes.is_empty() {
             bytes.push(0);
         }
-        let mut index = HashMap::new();
+        let mut index = HashMap::default();
         let mut start = 0;
         for (i, &b) in bytes.iter().enumerate() {
             if b == 0 {

@@ -36,7 +36,8 @@
 //!   the relocation (texref_helper_sm100: a helper's `c[0x0][0x380]`
 //!   becomes 0x390).
 
-use std::collections::{BTreeMap, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeMap;
 
 use crate::cubin::consts::{STB_LOCAL, STT_FUNC};
 
@@ -117,7 +118,7 @@ impl Bindless {
             stage: Stage::Start,
             slots: Vec::new(),
             base: 0,
-            by_symbol: HashMap::new(),
+            by_symbol: HashMap::default(),
             bits: BTreeMap::new(),
             order: Vec::new(),
             banks: Vec::new(),

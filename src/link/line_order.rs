@@ -20,7 +20,7 @@
 //!
 //! The Mercury twins (`.nv.merc.debug_line`, …) keep ptxas's order.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::state::{LinkState, SymIdx};
 
@@ -50,7 +50,7 @@ impl LineOrder {
     /// Plans the line tables of `st`, `rank` giving a symbol's output
     /// index (0 when it is left out).
     pub fn plan(st: &LinkState, rank: &dyn Fn(SymIdx) -> u32) -> Self {
-        let mut sections = HashMap::new();
+        let mut sections = HashMap::default();
         for (k, s) in st.sections.iter().enumerate() {
             if s.removed || s.nobits || !is_line_table(&s.name) {
                 continue;
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(&r.data[..body], &data[..body]);
         assert_eq!(&r.data[body..], [b.clone(), a.clone()].concat().as_slice());
         let order = LineOrder {
-            sections: HashMap::from([(4, r)]),
+            sections: [(4, r)].into_iter().collect(),
         };
         assert_eq!(order.offset(4, body as u64 + 3), (body + b.len()) as u64 + 3);
         assert_eq!(order.offset(4, 3), 3);

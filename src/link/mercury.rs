@@ -61,7 +61,8 @@
 //! the relocation values in its capsules are one mapping from the classic
 //! output (the merge half lives in `mercury_merge`).
 
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
@@ -215,7 +216,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         Vec::new(),
     ));
     c.sections[symtab].link = strtab;
-    let mut out_of: HashMap<usize, usize> = HashMap::new();
+    let mut out_of: HashMap<usize, usize> = HashMap::default();
     let push_data = |c: &mut Cubin<'static>, out_of: &mut HashMap<usize, usize>, k: usize| {
         let s = &m.sections[k];
         let mut o = super::out::section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
@@ -410,8 +411,8 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
 
     // Output Mercury code by its classic twin's section and by its function
     // (two local helpers of one name have one each: local_helper_twice_sm100).
-    let mut code_of_text: HashMap<usize, u32> = HashMap::new();
-    let mut code_of_function: HashMap<SymIdx, usize> = HashMap::new();
+    let mut code_of_text: HashMap<usize, u32> = HashMap::default();
+    let mut code_of_function: HashMap<SymIdx, usize> = HashMap::default();
     for (&k, &i) in &out_of {
         let s = &m.sections[k];
         if !s.is_text() {
@@ -438,7 +439,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         other: 0,
         shndx: 0,
     })];
-    let mut merc_index: HashMap<usize, u32> = HashMap::new();
+    let mut merc_index: HashMap<usize, u32> = HashMap::default();
     merc_index.insert(0, 0);
     for k in 1..c.symbols.len() {
         let s = c.symbols[k].clone();
@@ -777,7 +778,7 @@ fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
     let rank = |off: u32| first_named.iter().position(|&x| x == off).unwrap_or(usize::MAX);
     strings.retain(|&(off, _)| rank(off) != usize::MAX);
     strings.sort_by_key(|&(off, _)| rank(off));
-    let mut moved: HashMap<u32, u32> = HashMap::new();
+    let mut moved: HashMap<u32, u32> = HashMap::default();
     for (off, s) in strings {
         if s.is_empty() {
             moved.insert(off, 0);

@@ -3,7 +3,8 @@
 //! `LinkState::mercury` as `merge` folds the classic ones (see `mercury` for
 //! what nvlink does with them, and for the emit half).
 
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 
 use crate::cubin::capsule::Capsule;
 use crate::cubin::consts::*;
@@ -484,7 +485,7 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
         .flat_map(|x| x.relocs.iter())
         .collect();
     let name = |syms: &[Symbol], i: u32| syms.get(i as usize).map(|y| y.name.clone()).unwrap_or_default();
-    let mut sides: HashMap<String, (Vec<u64>, Vec<usize>)> = HashMap::new();
+    let mut sides: HashMap<String, (Vec<u64>, Vec<usize>)> = HashMap::default();
     for r in classic {
         sides.entry(name(&v.cubin.symbols, r.sym)).or_default().0.push(r.offset);
     }

@@ -36,7 +36,7 @@
 //! and the remapping of unified relocation types, which the relocation
 //! phase owns.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::cubin::consts::{STB_GLOBAL, STB_LOCAL, STT_FUNC, STT_SECTION};
 

@@ -3,7 +3,8 @@
 //! prototype. Prototypes are strings (the inputs' `.strtab` offsets are
 //! resolved here, per input).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, STT_FUNC};
@@ -119,7 +120,7 @@ impl Graph {
                 .unwrap_or_default()
         };
         let mut taken: Vec<(SymIdx, String)> = Vec::new();
-        let mut seen_taken = HashSet::new();
+        let mut seen_taken = HashSet::default();
         for e in st.callgraph.iter().filter(|e| e.live) {
             let sym = |x: u32| SymIdx(x as i32);
             match e.record {
@@ -162,7 +163,7 @@ impl Graph {
     /// insertion order.
     pub fn reachable(&self, f: SymIdx) -> Vec<SymIdx> {
         let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack: Vec<SymIdx> = self.successors(f);
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
@@ -177,8 +178,8 @@ impl Graph {
     /// The deepest stack any call chain from `f` needs (frame sizes summed),
     /// or None when a chain is recursive.
     pub fn stack(&self, f: SymIdx, frame: &dyn Fn(SymIdx) -> u64) -> Option<u64> {
-        let mut memo: HashMap<SymIdx, Option<u64>> = HashMap::new();
-        let mut on_path = HashSet::new();
+        let mut memo: HashMap<SymIdx, Option<u64>> = HashMap::default();
+        let mut on_path = HashSet::default();
         self.stack_of(f, frame, &mut memo, &mut on_path)
     }
 

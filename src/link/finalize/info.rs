@@ -20,7 +20,7 @@
 //!
 //! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use crate::cubin::nvinfo::{Block, Entry, Value, code};
 
@@ -50,7 +50,7 @@ pub struct KernelProps {
 
 /// Per-function values from the module-level table.
 pub fn module_value(st: &LinkState, attr: u8) -> HashMap<SymIdx, u32> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for n in st
         .nvinfo
         .iter()
@@ -153,7 +153,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
             _ => None,
         })
         .collect();
-    let mut of: HashMap<SymIdx, Vec<usize>> = HashMap::new();
+    let mut of: HashMap<SymIdx, Vec<usize>> = HashMap::default();
     for (n, r) in records.iter().enumerate() {
         of.entry(r.function).or_default().push(n);
     }
@@ -192,7 +192,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
     let by_kernel: HashMap<SymIdx, &KernelProps> = kernels.iter().map(|k| (k.kernel, k)).collect();
     let is_kernel = |f: Option<SymIdx>| f.is_some_and(|f| by_kernel.contains_key(&f));
     // Kernels whose own EXTERNS lost a name that is now defined.
-    let mut resolved: HashSet<SymIdx> = HashSet::new();
+    let mut resolved: HashSet<SymIdx> = HashSet::default();
     let mut out = Records::default();
     for n in old.into_iter().rev() {
         if !n.live || n.function.is_some_and(|f| !graph::present(st, f)) || !refs_present(st, &n.entry) {
@@ -457,7 +457,7 @@ fn order_inherited(
 ) {
     let gave: HashSet<(SymIdx, u8)> = givers.iter().copied().collect();
     // Each kernel's inherited records, in output order.
-    let mut slots_of: HashMap<SymIdx, Vec<usize>> = HashMap::new();
+    let mut slots_of: HashMap<SymIdx, Vec<usize>> = HashMap::default();
     for (n, r) in out.iter().enumerate() {
         if let Some(f) = r.function
             && inherited.contains(&r.entry.attr)

@@ -2,7 +2,8 @@
 //! `.nv.prototype`, `.nv.rel.action`, `.note.nv.cuinfo`, `.note.nv.tkinfo`,
 //! and the ELF header's e_flags.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use crate::cubin::callgraph::{self, Record};
 use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, SHT_CUDA_RELOCINFO, SHT_NOTE};
@@ -21,7 +22,7 @@ use crate::link::state::{LinkState, OutCallEdge, OutNote, OutTable, SymIdx};
 /// `.strtab` then opens with two NULs (dynpar_cudadevrt_sm90).
 pub fn prototype_strings(tables: &[InputTables]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for t in tables {
         for s in &t.order {
             if seen.insert(s.clone()) {
@@ -35,7 +36,7 @@ pub fn prototype_strings(tables: &[InputTables]) -> Vec<String> {
 /// Offsets of `strings` once they open a string table (after its NUL).
 pub fn string_offsets(strings: &[String]) -> HashMap<String, u32> {
     let mut off = 1u32;
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for s in strings {
         out.insert(s.clone(), off);
         off = off.saturating_add(s.len() as u32 + 1);
@@ -46,7 +47,7 @@ pub fn string_offsets(strings: &[String]) -> HashMap<String, u32> {
 /// Where each state symbol first appeared: (input, symbol index in it).
 /// nvlink keeps its symbols in that order (locals and globals mixed).
 pub fn first_seen(st: &LinkState) -> HashMap<SymIdx, (usize, usize)> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (i, m) in st.maps.iter().enumerate() {
         for (j, &o) in m.map_symbol_index.iter().enumerate() {
             if o != 0 {
@@ -79,8 +80,8 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
             .unwrap_or(0)
     };
     let mut lists: [BTreeMap<(usize, usize), Vec<OutCallEdge>>; 4] = Default::default();
-    let mut calls_seen = HashSet::new();
-    let mut taken_seen = HashSet::new();
+    let mut calls_seen = HashSet::default();
+    let mut taken_seen = HashSet::default();
     for e in st.callgraph.iter().filter(|e| e.live) {
         let mut e = e.clone();
         if e.record
