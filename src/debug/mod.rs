@@ -484,8 +484,10 @@ impl Session {
         if !(self.pos >= cp.pos && self.pos <= pos) {
             // The state left behind is freed on another thread: at 100,000
             // symbols freeing it took as long as the replay.
+            // When no thread can be made, the closure, and the state in
+            // it, are dropped here.
             let old = std::mem::replace(&mut self.linker, cp.linker.clone());
-            std::thread::spawn(move || drop(old));
+            let _ = std::thread::Builder::new().spawn(move || drop(old));
             self.pending = cp.pending.clone();
             self.pos = cp.pos;
             self.stepped = Duration::ZERO;
