@@ -1110,15 +1110,13 @@ impl InputMerge {
         any && st.maps[self.input].map_section_index.get(j).is_none_or(|&o| o == 0)
     }
 
-    /// Whether offset `at` of input section `target` lies in a weak data
-    /// definition that lost to another weak one: nvlink keeps its bytes but
-    /// not its relocations (weak_data_reloc_dups_sm90; tests/corpus/README.md,
-    /// 122). One that lost to a strong definition keeps them too
-    /// (weak_data_lost_to_strong_sm90, observation 128).
-    /// The byte ranges of input section `target` that hold weak data
-    /// definitions this input lost (to a weak one: those that lost to a
-    /// strong one keep their relocations). Found once per relocation
-    /// section; a scan per relocation was most of the NVSHMEM link.
+    /// The byte ranges of input section `target` holding weak data
+    /// definitions that lost to another weak one: nvlink keeps their bytes
+    /// but not their relocations (weak_data_reloc_dups_sm90;
+    /// tests/corpus/README.md, 122). One that lost to a strong definition
+    /// keeps them (weak_data_lost_to_strong_sm90, observation 128). Found
+    /// once per relocation section: a scan per relocation was most of the
+    /// NVSHMEM link.
     fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
         let lost = &st.maps[self.input].weak_processed;
         self.cubin
