@@ -65,22 +65,10 @@ impl MergeView<'_> {
     /// definitions this input lost to a weak one: their relocations go, as
     /// the classic twins' do (weak_data_inline_sm100).
     fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
-        let lost = &st.maps[self.input].weak_processed;
-        self.cubin
-            .merc_symbols
-            .iter()
-            .enumerate()
-            .filter(|&(i, m)| {
-                i != 0
-                    && m.shndx as usize == target
-                    && m.sym_type != STT_FUNC
-                    && m.sym_type != STT_SECTION
-                    && self
-                        .classic_of(i)
-                        .is_some_and(|c| lost.get(c).copied().unwrap_or(false) && !self.lost_to_strong.contains(&c))
-            })
-            .map(|(_, m)| (m.value, m.value + m.size))
-            .collect()
+        super::merge::lost_data_ranges(&self.cubin.merc_symbols, target, |i| {
+            self.classic_of(i)
+                .is_some_and(|c| super::merge::lost_weak_data(st, self.input, self.lost_to_strong, c))
+        })
     }
 
     /// Whether Mercury section `j` belongs to a weak definition that was not

@@ -1118,21 +1118,9 @@ impl InputMerge {
     /// once per relocation section: a scan per relocation was most of the
     /// NVSHMEM link.
     fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
-        let lost = &st.maps[self.input].weak_processed;
-        self.cubin
-            .symbols
-            .iter()
-            .enumerate()
-            .filter(|&(i, y)| {
-                i != 0
-                    && !self.lost_to_strong.contains(&i)
-                    && y.sym_type != STT_FUNC
-                    && y.sym_type != STT_SECTION
-                    && y.shndx as usize == target
-                    && lost.get(i).copied().unwrap_or(false)
-            })
-            .map(|(_, y)| (y.value, y.value + y.size))
-            .collect()
+        lost_data_ranges(&self.cubin.symbols, target, |i| {
+            lost_weak_data(st, self.input, &self.lost_to_strong, i)
+        })
     }
 
     fn is_discarded(&self, st: &LinkState, in_sym: u32) -> bool {
@@ -1351,6 +1339,24 @@ impl InputMerge {
         }
         Ok(())
     }
+}
+
+/// Whether classic symbol `i` of input `input` is a weak data definition
+/// that lost to another weak one (merge; `mercury_merge` for the Mercury
+/// twins).
+pub(super) fn lost_weak_data(st: &LinkState, input: usize, lost_to_strong: &BTreeSet<usize>, i: usize) -> bool {
+    i != 0 && !lost_to_strong.contains(&i) && st.maps[input].weak_processed.get(i).copied().unwrap_or(false)
+}
+
+/// The byte ranges of section `target` that the data symbols of `symbols`
+/// for which `lost` holds cover.
+pub(super) fn lost_data_ranges(symbols: &[Symbol], target: usize, lost: impl Fn(usize) -> bool) -> Vec<(u64, u64)> {
+    symbols
+        .iter()
+        .enumerate()
+        .filter(|&(i, y)| y.sym_type != STT_FUNC && y.sym_type != STT_SECTION && y.shndx as usize == target && lost(i))
+        .map(|(_, y)| (y.value, y.value + y.size))
+        .collect()
 }
 
 /// When nvlink creates the output section of each input section while it
