@@ -87,3 +87,32 @@ fn a_regular_output_leaves_no_temporary_file() {
     assert_eq!(std::fs::read(&out_file).unwrap().len(), expected().len());
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
+
+/// `-time FILE` writes nvlink's CSV header, anew on each link, also when
+/// the link fails (batch::timing; an LTO link adds its two rows, which
+/// need the toolkit).
+#[test]
+fn time_writes_the_csv_header_anew() {
+    let dir = scratch("out-time");
+    let csv = dir.join("t.csv");
+    std::fs::write(&csv, b"old contents\n").unwrap();
+    let case = root().join("tests/corpus").join(CASE);
+    let args = std::fs::read_to_string(case.join("link.args")).unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_culdb"))
+            .current_dir(&case)
+            .arg("link")
+            .args(args.split_whitespace())
+            .args(extra)
+            .arg("-o")
+            .arg(dir.join("out.cubin"))
+            .arg("-time")
+            .arg(&csv)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&[]).status.success());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), culdb::batch::timing::HEADER);
+    assert!(!run(&["missing.cubin"]).status.success());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), culdb::batch::timing::HEADER);
+}

@@ -16,6 +16,7 @@
 
 pub mod jobs;
 pub mod sha256;
+pub mod timing;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -86,12 +87,33 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
         return linked;
     }
     linked.output = opts.output_file.as_deref().map(|p| in_dir(dir, p));
+    // `-time FILE`: the header before anything is read, the LTO rows as the
+    // step reports them (`timing`).
+    let time = |emit: &mut dyn FnMut(Emit<'_>), text: &str, append: bool| match opts.time.as_deref() {
+        Some("-") => emit(Emit::Stdout(text)),
+        Some(file) => {
+            use std::io::Write;
+            let _ = std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(in_dir(dir, file))
+                .and_then(|mut f| f.write_all(text.as_bytes()));
+        }
+        None => {}
+    };
+    time(emit, timing::HEADER, false);
+    let arch = opts.arch.clone().unwrap_or_default();
     let mut linker = link::linker_from(&opts, dir);
     loop {
         let step = linker.step();
         for e in &step.events {
             if let Event::Diagnostic(d) = e {
                 emit(Emit::Stderr(&d.line()));
+            }
+            if let Event::LtoCompiled { compiled, .. } = e {
+                time(emit, &timing::lto_rows(compiled, &arch), true);
             }
             emit(Emit::Event(e));
         }

@@ -237,7 +237,7 @@ pub fn compile(
         nvvm_options.extend(h.options());
         (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
     }
-    let nvvm_ms = t.elapsed().as_millis() as u64;
+    let nvvm_us = t.elapsed().as_micros() as u64;
     let mut ptxas_args = Vec::new();
     ptxas_args.extend(req.xptxas.iter().cloned());
     if let Some(n) = req.maxrregcount {
@@ -276,10 +276,10 @@ pub fn compile(
         library,
         nvvm_options,
         nvvm_log,
-        nvvm_ms,
+        nvvm_us,
         ptxas_args,
         ptxas_lines: out.messages,
-        ptxas_ms: t.elapsed().as_millis() as u64,
+        ptxas_us: t.elapsed().as_micros() as u64,
     })
 }
 

@@ -1253,7 +1253,7 @@ pub fn usage() -> String {
             "no warning when a stack size cannot be worked out",
         ),
         ("-report-arch", "name the target architecture in error messages"),
-        ("-time <file|->", "append phase timings as CSV"),
+        ("-time <file|->", "write phase timings as CSV (the LTO steps)"),
         (
             "-maxrregcount <n>",
             "accepted for nvlink compatibility (it only affects LTO)",

@@ -21,10 +21,12 @@ pub struct Compiled {
     pub nvvm_options: Vec<String>,
     /// Its log (nvJitLink's info log).
     pub nvvm_log: String,
-    pub nvvm_ms: u64,
+    /// How long NVVM took, in microseconds.
+    pub nvvm_us: u64,
     /// ptxas's options (before the file names).
     pub ptxas_args: Vec<String>,
     /// What ptxas printed (`-Xptxas -v`), as nvlink shows it.
     pub ptxas_lines: Vec<String>,
-    pub ptxas_ms: u64,
+    /// How long ptxas took, in microseconds.
+    pub ptxas_us: u64,
 }

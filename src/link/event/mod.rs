@@ -337,9 +337,9 @@ impl fmt::Display for Event {
                 modules.len(),
                 c.library.display(),
                 c.nvvm_options.join(" "),
-                c.nvvm_ms,
+                c.nvvm_us / 1000,
                 c.ptxas_args.join(" "),
-                c.ptxas_ms,
+                c.ptxas_us / 1000,
                 if c.whole_program {
                     "whole-program"
                 } else {
