@@ -79,6 +79,11 @@ impl LineOrder {
     }
 
     /// The new bytes of state section `k`, when they changed.
+    /// Whether any line table was written again.
+    pub fn any(&self) -> bool {
+        !self.sections.is_empty()
+    }
+
     pub fn data(&self, k: usize) -> Option<&[u8]> {
         self.sections.get(&k).map(|r| r.data.as_slice())
     }
