@@ -184,7 +184,9 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         }
     };
     let made_banks = super::constant2::made_bank_symbols(st);
-    for (i, s) in locals_in_creation_order(st) {
+    // Sorted once, walked three times.
+    let locals = locals_in_creation_order(st);
+    for &(i, s) in &locals {
         if s.removed || trailing.contains(&i) || header_banks.contains(&i) || made_banks.contains(&i) {
             continue;
         }
@@ -261,7 +263,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
         .into_iter()
         .partition(|(i, _)| !st.mercury.is_empty() && st.symbol(*i).is_some_and(|s| s.binding == STB_LOCAL));
     order.extend(made_local.into_iter().map(|(i, _)| Slot::State(i)));
-    for (i, s) in locals_in_creation_order(st) {
+    for &(i, s) in &locals {
         if !s.removed && header_banks.contains(&i) {
             order.push(Slot::State(i));
         }
@@ -272,7 +274,7 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
     // In the order their sections were made: a kernel's bank with the
     // kernel (cdp_local_undefined_sm100: libcudadevrt's static
     // kernels' `.nv.constant0.<k>`, which it lists in the reverse order).
-    for (i, s) in locals_in_creation_order(st) {
+    for &(i, s) in &locals {
         if !s.removed && trailing.contains(&i) {
             order.push(Slot::State(i));
             // sh_info is one past the last local.
