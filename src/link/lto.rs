@@ -45,7 +45,6 @@
 //!   LTO: the IR modules where they were read, with the other inputs), or in
 //!   the reverse of reading order (full LTO).
 
-use std::ffi::{CString, c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -53,6 +52,7 @@ use serde::Serialize;
 
 pub use super::event::lto::Compiled;
 use super::inputs::{HostRefs, InputLoader, LoadNote, LtoModule};
+use super::nvjitlink::{self, NvJitLink};
 use super::ptx::{self, PtxError};
 pub use super::setup::LtoRequest;
 
@@ -354,121 +354,13 @@ fn find_ptxas(nvvmpath: &Path) -> Option<PathBuf> {
     super::find_ptxas().filter(|p| p.is_file())
 }
 
-/// Where nvJitLink is: `$CULDB_NVJITLINK`, beside `-nvvmpath` (a CUDA
-/// toolkit's `lib64`, the PyPI wheels' `lib`), in the folder
-/// `scripts/cuda-tools.sh` fills, else by name on the library path.
+/// Where nvJitLink is for an LTO link: beside `-nvvmpath` first.
 pub fn find_nvjitlink(nvvmpath: &Path) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CULDB_NVJITLINK") {
-        return Some(PathBuf::from(p));
-    }
-    let mut dirs = vec![
+    nvjitlink::find(&[
         nvvmpath.join("../lib64"),
         nvvmpath.join("../lib"),
         nvvmpath.join("lib64"),
-    ];
-    if let Some(bin) = super::find_tool("ptxas").as_deref().and_then(Path::parent) {
-        dirs.push(bin.join("../lib"));
-        dirs.push(bin.join("../lib64"));
-    }
-    for d in dirs {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        let mut names: Vec<PathBuf> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("libnvJitLink.so"))
-            })
-            .collect();
-        names.sort();
-        if let Some(p) = names.into_iter().next() {
-            return Some(p);
-        }
-    }
-    // SAFETY: as in `nvjitlink_ptx`; only checks that the name loads.
-    unsafe { libloading::Library::new("libnvJitLink.so.13") }
-        .ok()
-        .map(|_| PathBuf::from("libnvJitLink.so.13"))
-}
-
-type Handle = *mut c_void;
-type CreateFn = unsafe extern "C" fn(*mut Handle, u32, *const *const c_char) -> c_int;
-type AddDataFn = unsafe extern "C" fn(Handle, c_int, *const c_void, usize, *const c_char) -> c_int;
-type CompleteFn = unsafe extern "C" fn(Handle) -> c_int;
-type SizeFn = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
-type GetFn = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
-type DestroyFn = unsafe extern "C" fn(*mut Handle) -> c_int;
-
-/// `NVJITLINK_INPUT_FATBIN`.
-const INPUT_FATBIN: c_int = 4;
-
-/// nvJitLink's entry points; each is exported with an API-version suffix.
-struct NvJitLink {
-    _lib: libloading::Library,
-    create: CreateFn,
-    add_data: AddDataFn,
-    complete: CompleteFn,
-    ptx_size: SizeFn,
-    ptx: GetFn,
-    error_log_size: SizeFn,
-    error_log: GetFn,
-    info_log_size: SizeFn,
-    info_log: GetFn,
-    destroy: DestroyFn,
-}
-
-impl NvJitLink {
-    fn open(path: &Path) -> Result<NvJitLink, String> {
-        // SAFETY: loading NVIDIA's nvJitLink runs only its initialisers.
-        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
-        let suffix = ["13_0", "12_0"]
-            .into_iter()
-            .find(|v| {
-                let name = format!("__nvJitLinkCreate_{v}\0");
-                // SAFETY: only looked up.
-                unsafe { lib.get::<CreateFn>(name.as_bytes()) }.is_ok()
-            })
-            .ok_or("no __nvJitLinkCreate_13_0 or _12_0 in it")?;
-        fn get<T: Copy>(lib: &libloading::Library, name: &str, v: &str) -> Result<T, String> {
-            let full = format!("__nvJitLink{name}_{v}\0");
-            // SAFETY: the type matches nvJitLink.h for this entry point.
-            unsafe { lib.get::<T>(full.as_bytes()) }
-                .map(|s| *s)
-                .map_err(|e| format!("{}: {e}", &full[..full.len() - 1]))
-        }
-        Ok(NvJitLink {
-            create: get(&lib, "Create", suffix)?,
-            add_data: get(&lib, "AddData", suffix)?,
-            complete: get(&lib, "Complete", suffix)?,
-            ptx_size: get(&lib, "GetLinkedPtxSize", suffix)?,
-            ptx: get(&lib, "GetLinkedPtx", suffix)?,
-            error_log_size: get(&lib, "GetErrorLogSize", suffix)?,
-            error_log: get(&lib, "GetErrorLog", suffix)?,
-            info_log_size: get(&lib, "GetInfoLogSize", suffix)?,
-            info_log: get(&lib, "GetInfoLog", suffix)?,
-            destroy: get(&lib, "Destroy", suffix)?,
-            _lib: lib,
-        })
-    }
-
-    /// Reads one of the handle's text results.
-    fn text(&self, h: Handle, size: SizeFn, get: GetFn) -> Option<String> {
-        let mut n = 0usize;
-        // SAFETY: `h` is a live handle; the buffer has the size asked for.
-        unsafe {
-            if size(h, &mut n) != 0 {
-                return None;
-            }
-            let mut buf = vec![0u8; n.max(1)];
-            if get(h, buf.as_mut_ptr().cast()) != 0 {
-                return None;
-            }
-            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-            buf.truncate(end);
-            Some(String::from_utf8_lossy(&buf).into_owned())
-        }
-    }
+    ])
 }
 
 /// Compiles the modules to PTX with nvJitLink: (PTX, info log).
@@ -479,49 +371,26 @@ fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> R
             library.display()
         ))
     })?;
-    let opts: Vec<CString> = options
+    let inputs: Vec<nvjitlink::Input<'_>> = modules
         .iter()
-        .map(|o| CString::new(o.as_str()).unwrap_or_default())
+        .map(|m| nvjitlink::Input {
+            kind: nvjitlink::INPUT_FATBIN,
+            data: &m.fatbin,
+            name: &m.name,
+        })
         .collect();
-    let ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
-    let mut h: Handle = std::ptr::null_mut();
-    // SAFETY: the pointers live across the call; nvJitLink copies them.
-    if unsafe { (api.create)(&mut h, ptrs.len() as u32, ptrs.as_ptr()) } != 0 || h.is_null() {
-        return Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLinkCreate failed]"));
+    let run = api
+        .link(options, &inputs, true)
+        .map_err(|_| Failure::fatal("elfLink nvvm error [culdb: nvJitLinkCreate failed]"))?;
+    match run.output {
+        Some(ptx) if run.code == 0 => Ok((String::from_utf8_lossy(&ptx).into_owned(), run.info_log)),
+        None if run.code == 0 => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),
+        _ => Err(Failure {
+            infos: run.error_log.lines().filter(|l| !l.is_empty()).map(nvvm_log_line).collect(),
+            printed: Vec::new(),
+            fatal: format!("elfLink JIT compile failed [culdb: nvJitLink error {}]", run.code),
+        }),
     }
-    let result = (|| {
-        for m in modules {
-            let name = CString::new(m.name.replace('\0', "")).unwrap_or_default();
-            // SAFETY: the data and the name live across the call.
-            let r = unsafe { (api.add_data)(h, INPUT_FATBIN, m.fatbin.as_ptr().cast(), m.fatbin.len(), name.as_ptr()) };
-            if r != 0 {
-                return Err(r);
-            }
-        }
-        // SAFETY: a live handle.
-        match unsafe { (api.complete)(h) } {
-            0 => Ok(()),
-            r => Err(r),
-        }
-    })();
-    let info = api.text(h, api.info_log_size, api.info_log).unwrap_or_default();
-    let out = match result {
-        Ok(()) => match api.text(h, api.ptx_size, api.ptx) {
-            Some(ptx) => Ok((ptx, info)),
-            None => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),
-        },
-        Err(code) => {
-            let log = api.text(h, api.error_log_size, api.error_log).unwrap_or_default();
-            Err(Failure {
-                infos: log.lines().filter(|l| !l.is_empty()).map(nvvm_log_line).collect(),
-                printed: Vec::new(),
-                fatal: format!("elfLink JIT compile failed [culdb: nvJitLink error {code}]"),
-            })
-        }
-    };
-    // SAFETY: destroys the handle created above, once.
-    unsafe { (api.destroy)(&mut h) };
-    out
 }
 
 /// A line of nvJitLink's error log as nvlink prints libNVVM's:

@@ -477,14 +477,64 @@ impl Linker {
                 Stage::Failed
             }
             None => {
-                ev.push(Event::PhaseEnd { phase: Phase::Read });
                 // nvlink stops before the merge when reading the inputs gave
                 // an error (err_werror_skipping_incompatible_sm90).
                 if self.exit_status() != 0 {
+                    ev.push(Event::PhaseEnd { phase: Phase::Read });
                     return Stage::Failed;
                 }
+                self.refinalize(ev);
+                ev.push(Event::PhaseEnd { phase: Phase::Read });
                 ev.push(Event::PhaseStart { phase: Phase::Merge });
                 Stage::Merge(None, 0)
+            }
+        }
+    }
+
+    /// sm_100+: the code nvlink's finalizer writes again (`link::refinalize`),
+    /// into the inputs' bytes before the merge.
+    fn refinalize(&mut self, ev: &mut Vec<Event>) {
+        use super::event::mercury::MercEvent;
+        use super::refinalize::{Finalizer, Outcome};
+        let mercury = crate::arch::lookup(&self.setup.arch).is_some_and(|t| t.is_mercury());
+        if !mercury || self.state.inputs.is_empty() || self.setup.relocatable {
+            return;
+        }
+        let base = self.setup.base_dir.clone().unwrap_or_default();
+        let dirs: Vec<std::path::PathBuf> = self.loader.request().lib_paths.iter().map(|d| base.join(d)).collect();
+        let devrt = self.loader.system_libraries().first().and_then(|p| std::fs::read(p).ok());
+        let finalizer = match Finalizer::new(&self.setup.arch, self.setup.debug, &dirs, devrt) {
+            Ok(f) => f,
+            Err(reason) => {
+                ev.push(Event::Mercury(MercEvent::RefinalizeSkipped { input: None, reason }));
+                return;
+            }
+        };
+        let inputs: Vec<(&str, &[u8])> = self
+            .state
+            .inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.data.as_slice()))
+            .collect();
+        let outcomes = finalizer.inputs(&inputs);
+        for (input, outcome) in outcomes.into_iter().enumerate() {
+            match outcome {
+                Outcome::Changed { data, functions } => {
+                    self.state.inputs[input].data = std::sync::Arc::new(data);
+                    for f in functions {
+                        ev.push(Event::Mercury(MercEvent::Refinalized {
+                            input,
+                            function: f.name,
+                            instructions: f.instructions,
+                            changed: f.changed,
+                        }));
+                    }
+                }
+                Outcome::Unchanged => {}
+                Outcome::Kept(reason) => ev.push(Event::Mercury(MercEvent::RefinalizeSkipped {
+                    input: Some(input),
+                    reason,
+                })),
             }
         }
     }

@@ -34,6 +34,17 @@ pub enum MercEvent {
         kept: usize,
         dropped: usize,
     },
+    /// The finalizer wrote a function's code again: its control fields
+    /// (scoreboards, wait masks) come from NVIDIA's finalizer (`link::refinalize`).
+    Refinalized {
+        input: usize,
+        function: String,
+        instructions: usize,
+        /// Instructions whose control field changed.
+        changed: usize,
+    },
+    /// An input's code stays as ptxas wrote it (`input` None: the whole link's).
+    RefinalizeSkipped { input: Option<usize>, reason: String },
 }
 
 impl fmt::Display for MercEvent {
@@ -78,6 +89,22 @@ impl fmt::Display for MercEvent {
                 f,
                 "mercury: input #{input} section {in_section} {name}: {kept} records kept, {dropped} dropped"
             ),
+            MercEvent::Refinalized {
+                input,
+                function,
+                instructions,
+                changed,
+            } => write!(
+                f,
+                "mercury: input #{input} function {function} finalized again: {changed} of {instructions} \
+                 instructions get other scoreboards"
+            ),
+            MercEvent::RefinalizeSkipped { input: Some(i), reason } => {
+                write!(f, "mercury: input #{i} keeps ptxas's code: {reason}")
+            }
+            MercEvent::RefinalizeSkipped { input: None, reason } => {
+                write!(f, "mercury: the inputs keep ptxas's code, not finalized again: {reason}")
+            }
         }
     }
 }

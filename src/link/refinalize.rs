@@ -1,0 +1,226 @@
+//! sm_100+ code that nvlink's finalizer writes again.
+//!
+//! # What nvlink 13.5 does (docs/realworld.md; corpus README observation 139)
+//!
+//! For an sm_100 or later target nvlink does not copy every function's
+//! code from its input: it finalizes some functions again, from their code
+//! and Mercury capsule, and ptxas's scoreboard allocation runs again. What
+//! changes is the control field of instructions (bits 105..127: the wait
+//! mask, the read and write scoreboards, rarely stall, yield and reuse):
+//! in every function of the real-world sweep whose first instruction is
+//! the stack-pointer load `LDC R1, c[0x0][0x37c]` with a write scoreboard,
+//! that makes no call and reads R1 nowhere else (532 of 708 functions per
+//! arch), and in ptxas 13.0's functions that make calls (NVSHMEM 3's
+//! device library). The result is what `ptxas` without `-c` writes for the
+//! same PTX (whole program), not what the object holds.
+//!
+//! # What culdb does
+//!
+//! culdb does not reimplement NVIDIA's instruction scheduler. It asks
+//! nvJitLink, NVIDIA's link library, whose finalizer is nvlink's (the same
+//! bytes on every function of the sweep), to link each input cubin alone
+//! (with the link's libcudadevrt, for the calls into it), and takes from
+//! that output the control fields of each function whose code has the same
+//! size and the same bits outside the control fields, instructions that
+//! hold a relocation aside. Everything else (layout, relocation, tables,
+//! capsules) is culdb's own link. The input's bytes change before the
+//! merge; the debugger shows each function so changed
+//! (`MercEvent::Refinalized`). Without nvJitLink, or where the check fails
+//! (nvlink also deletes instructions in `__threadfence()`'s expansion:
+//! such a function keeps ptxas's code), the code stays as ptxas wrote it:
+//! valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::nvjitlink::{self, NvJitLink};
+use crate::cubin::consts::{SHF_EXECINSTR, SHT_PROGBITS, SHT_REL, SHT_RELA};
+use crate::cubin::read;
+
+/// Bytes of one instruction (sm_70 and later).
+const INSTRUCTION: usize = 16;
+/// The bits of an instruction's upper half below its control field (bit
+/// 105 of the instruction is bit 41 of that half).
+const BELOW_CONTROL: u64 = (1 << 41) - 1;
+
+/// One function whose control fields came from the finalizer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// The function (its `.text.<name>` section).
+    pub name: String,
+    pub instructions: usize,
+    /// Instructions whose control field changed.
+    pub changed: usize,
+}
+
+/// What re-finalizing one input gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Some control fields changed: the input's new bytes, and the functions.
+    Changed { data: Vec<u8>, functions: Vec<Function> },
+    /// The finalizer wrote every control field as the input has it.
+    Unchanged,
+    /// The input's code stays; why.
+    Kept(String),
+}
+
+/// What the re-finalization of a link needs.
+pub struct Finalizer {
+    api: NvJitLink,
+    options: Vec<String>,
+    devrt: Option<Vec<u8>>,
+}
+
+impl Finalizer {
+    /// nvJitLink for target `arch` (e.g. `sm_100`), looked for in
+    /// `lib_dirs` first (nvcc passes the toolkit's library folder), with
+    /// the link's libcudadevrt; Err says why there is none.
+    pub fn new(arch: &str, debug: bool, lib_dirs: &[PathBuf], devrt: Option<Vec<u8>>) -> Result<Finalizer, String> {
+        if std::env::var_os("CULDB_NO_REFINALIZE").is_some_and(|v| v != "0") {
+            return Err("CULDB_NO_REFINALIZE is set".into());
+        }
+        let path = nvjitlink::find(lib_dirs).ok_or("no libnvJitLink.so found (set CULDB_NVJITLINK)")?;
+        let api = NvJitLink::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut options = vec![format!("-arch={arch}")];
+        if debug {
+            options.push("-g".into());
+        }
+        Ok(Finalizer { api, options, devrt })
+    }
+
+    /// Re-finalizes every input, in parallel; one outcome per input.
+    pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
+        inputs.par_iter().map(|(name, data)| self.input(name, data)).collect()
+    }
+
+    /// Links one input alone and takes the control fields of its functions.
+    pub fn input(&self, name: &str, data: &[u8]) -> Outcome {
+        let Ok(cubin) = read::parse(data) else {
+            return Outcome::Kept("the input does not parse".into());
+        };
+        let offsets = read::section_offsets(data);
+        let code: Vec<usize> = (0..cubin.sections.len())
+            .filter(|&i| {
+                let s = &cubin.sections[i];
+                s.sh_type == SHT_PROGBITS && s.flags & SHF_EXECINSTR != 0 && s.name.starts_with(".text.")
+            })
+            .collect();
+        if code.is_empty() {
+            return Outcome::Unchanged;
+        }
+        let mut inputs = vec![nvjitlink::Input {
+            kind: nvjitlink::INPUT_CUBIN,
+            data,
+            name,
+        }];
+        if let Some(lib) = &self.devrt {
+            inputs.push(nvjitlink::Input {
+                kind: nvjitlink::INPUT_LIBRARY,
+                data: lib,
+                name: "libcudadevrt.a",
+            });
+        }
+        let linked = match self.api.link(&self.options, &inputs, false) {
+            Ok(l) => l,
+            Err(e) => return Outcome::Kept(e),
+        };
+        let Some(out) = linked.output.filter(|_| linked.code == 0) else {
+            let first = linked.error_log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            return Outcome::Kept(format!("nvJitLink could not link it alone (error {}): {first}", linked.code));
+        };
+        let Ok(finalized) = read::parse(&out) else {
+            return Outcome::Kept("nvJitLink's cubin does not parse".into());
+        };
+        let mut new = data.to_vec();
+        let mut functions = Vec::new();
+        for &i in &code {
+            let s = &cubin.sections[i];
+            let Some((_, f)) = finalized.section_by_name(&s.name) else { continue };
+            let relocated: Vec<u64> = cubin
+                .sections
+                .iter()
+                .filter(|r| matches!(r.sh_type, SHT_REL | SHT_RELA) && r.info as usize == i)
+                .flat_map(|r| r.relocs.iter().map(|x| x.offset / INSTRUCTION as u64))
+                .collect();
+            let Some(&at) = offsets.get(i) else { continue };
+            if let Some(changed) = control_fields(&s.data, &f.data, &relocated, &mut new[at as usize..]) {
+                if changed > 0 {
+                    functions.push(Function {
+                        name: s.name[".text.".len()..].to_string(),
+                        instructions: s.data.len() / INSTRUCTION,
+                        changed,
+                    });
+                }
+            }
+        }
+        if functions.is_empty() {
+            Outcome::Unchanged
+        } else {
+            Outcome::Changed { data: new, functions }
+        }
+    }
+}
+
+/// Writes into `into` (the input's bytes from the section on) `code` with
+/// the control fields of `finalized`, when both are the same code: the
+/// same size, and the same bits below the control field in every
+/// instruction whose index is not in `relocated`. Returns how many
+/// instructions changed, or None (nothing written) when the code differs.
+fn control_fields(code: &[u8], finalized: &[u8], relocated: &[u64], into: &mut [u8]) -> Option<usize> {
+    if code.len() != finalized.len() || code.len() % INSTRUCTION != 0 || into.len() < code.len() {
+        return None;
+    }
+    let word = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
+    let mut changed = Vec::new();
+    for (n, at) in (0..code.len()).step_by(INSTRUCTION).enumerate() {
+        let (lo, hi) = (word(code, at), word(code, at + 8));
+        let (flo, fhi) = (word(finalized, at), word(finalized, at + 8));
+        if !relocated.contains(&(n as u64)) && (lo != flo || hi & BELOW_CONTROL != fhi & BELOW_CONTROL) {
+            return None;
+        }
+        if hi & !BELOW_CONTROL != fhi & !BELOW_CONTROL {
+            changed.push((at, (hi & BELOW_CONTROL) | (fhi & !BELOW_CONTROL)));
+        }
+    }
+    for &(at, hi) in &changed {
+        into[at + 8..at + 16].copy_from_slice(&hi.to_le_bytes());
+    }
+    Some(changed.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instruction(lo: u64, hi: u64) -> Vec<u8> {
+        [lo.to_le_bytes(), hi.to_le_bytes()].concat()
+    }
+
+    #[test]
+    fn control_fields_change_only_the_control_bits() {
+        // LDC R1, c[0x0][0x37c] with write scoreboard 0, then without one
+        // (vectorAdd for sm_100: ptxas -c's and nvlink's first instruction).
+        let code = [instruction(0x0000df00ff017b82, 0x000e220000000800), instruction(7, 1)].concat();
+        let fin = [instruction(0x0000df00ff017b82, 0x000fe20000000800), instruction(7, 1)].concat();
+        let mut into = code.clone();
+        assert_eq!(control_fields(&code, &fin, &[], &mut into), Some(1));
+        assert_eq!(into, fin);
+    }
+
+    #[test]
+    fn other_code_is_left_alone() {
+        let code = instruction(0x0000df00ff017b82, 0x000e220000000800);
+        let mut into = code.clone();
+        // An operand bit differs: not the same code.
+        let fin = instruction(0x0000df00ff027b82, 0x000fe20000000800);
+        assert_eq!(control_fields(&code, &fin, &[], &mut into), None);
+        assert_eq!(into, code);
+        // Unless a relocation patches that instruction.
+        assert_eq!(control_fields(&code, &fin, &[0], &mut into), Some(1));
+        assert_eq!(&into[8..], &0x000fe20000000800u64.to_le_bytes());
+        // Another size: instructions were added or deleted.
+        let mut into = code.clone();
+        assert_eq!(control_fields(&code, &[fin.clone(), fin].concat(), &[], &mut into), None);
+    }
+}
