@@ -386,7 +386,12 @@ fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> R
         Some(ptx) if run.code == 0 => Ok((String::from_utf8_lossy(&ptx).into_owned(), run.info_log)),
         None if run.code == 0 => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),
         _ => Err(Failure {
-            infos: run.error_log.lines().filter(|l| !l.is_empty()).map(nvvm_log_line).collect(),
+            infos: run
+                .error_log
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(nvvm_log_line)
+                .collect(),
             printed: Vec::new(),
             fatal: format!("elfLink JIT compile failed [culdb: nvJitLink error {}]", run.code),
         }),

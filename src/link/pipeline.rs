@@ -502,7 +502,11 @@ impl Linker {
         }
         let base = self.setup.base_dir.clone().unwrap_or_default();
         let dirs: Vec<std::path::PathBuf> = self.loader.request().lib_paths.iter().map(|d| base.join(d)).collect();
-        let devrt = self.loader.system_libraries().first().and_then(|p| std::fs::read(p).ok());
+        let devrt = self
+            .loader
+            .system_libraries()
+            .first()
+            .and_then(|p| std::fs::read(p).ok());
         let finalizer = match Finalizer::new(&self.setup.arch, self.setup.debug, &dirs, devrt) {
             Ok(f) => f,
             Err(reason) => {

@@ -65,6 +65,23 @@ pub enum Outcome {
     Kept(String),
 }
 
+/// Whether code can be finalized again here (nvJitLink found, not turned
+/// off); Err says why not.
+pub fn available() -> Result<(), String> {
+    turned_on()?;
+    nvjitlink::find(&[])
+        .map(|_| ())
+        .ok_or_else(|| "no libnvJitLink.so found (set CULDB_NVJITLINK)".into())
+}
+
+/// Err when `CULDB_NO_REFINALIZE` turns re-finalization off.
+fn turned_on() -> Result<(), String> {
+    match std::env::var_os("CULDB_NO_REFINALIZE") {
+        Some(v) if v != "0" => Err("CULDB_NO_REFINALIZE is set".into()),
+        _ => Ok(()),
+    }
+}
+
 /// What the re-finalization of a link needs.
 pub struct Finalizer {
     api: NvJitLink,
@@ -77,9 +94,7 @@ impl Finalizer {
     /// `lib_dirs` first (nvcc passes the toolkit's library folder), with
     /// the link's libcudadevrt; Err says why there is none.
     pub fn new(arch: &str, debug: bool, lib_dirs: &[PathBuf], devrt: Option<Vec<u8>>) -> Result<Finalizer, String> {
-        if std::env::var_os("CULDB_NO_REFINALIZE").is_some_and(|v| v != "0") {
-            return Err("CULDB_NO_REFINALIZE is set".into());
-        }
+        turned_on()?;
         let path = nvjitlink::find(lib_dirs).ok_or("no libnvJitLink.so found (set CULDB_NVJITLINK)")?;
         let api = NvJitLink::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut options = vec![format!("-arch={arch}")];
@@ -127,7 +142,10 @@ impl Finalizer {
         };
         let Some(out) = linked.output.filter(|_| linked.code == 0) else {
             let first = linked.error_log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            return Outcome::Kept(format!("nvJitLink could not link it alone (error {}): {first}", linked.code));
+            return Outcome::Kept(format!(
+                "nvJitLink could not link it alone (error {}): {first}",
+                linked.code
+            ));
         };
         let Ok(finalized) = read::parse(&out) else {
             return Outcome::Kept("nvJitLink's cubin does not parse".into());
@@ -136,7 +154,9 @@ impl Finalizer {
         let mut functions = Vec::new();
         for &i in &code {
             let s = &cubin.sections[i];
-            let Some((_, f)) = finalized.section_by_name(&s.name) else { continue };
+            let Some((_, f)) = finalized.section_by_name(&s.name) else {
+                continue;
+            };
             let relocated: Vec<u64> = cubin
                 .sections
                 .iter()
@@ -144,14 +164,17 @@ impl Finalizer {
                 .flat_map(|r| r.relocs.iter().map(|x| x.offset / INSTRUCTION as u64))
                 .collect();
             let Some(&at) = offsets.get(i) else { continue };
-            if let Some(changed) = control_fields(&s.data, &f.data, &relocated, &mut new[at as usize..]) {
-                if changed > 0 {
-                    functions.push(Function {
-                        name: s.name[".text.".len()..].to_string(),
-                        instructions: s.data.len() / INSTRUCTION,
-                        changed,
-                    });
-                }
+            let Some(into) = new.get_mut(at as usize..) else {
+                continue;
+            };
+            if let Some(changed) = control_fields(&s.data, &f.data, &relocated, into)
+                && changed > 0
+            {
+                functions.push(Function {
+                    name: s.name[".text.".len()..].to_string(),
+                    instructions: s.data.len() / INSTRUCTION,
+                    changed,
+                });
             }
         }
         if functions.is_empty() {
@@ -168,7 +191,7 @@ impl Finalizer {
 /// instruction whose index is not in `relocated`. Returns how many
 /// instructions changed, or None (nothing written) when the code differs.
 fn control_fields(code: &[u8], finalized: &[u8], relocated: &[u64], into: &mut [u8]) -> Option<usize> {
-    if code.len() != finalized.len() || code.len() % INSTRUCTION != 0 || into.len() < code.len() {
+    if code.len() != finalized.len() || !code.len().is_multiple_of(INSTRUCTION) || into.len() < code.len() {
         return None;
     }
     let word = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
@@ -221,6 +244,9 @@ mod tests {
         assert_eq!(&into[8..], &0x000fe20000000800u64.to_le_bytes());
         // Another size: instructions were added or deleted.
         let mut into = code.clone();
-        assert_eq!(control_fields(&code, &[fin.clone(), fin].concat(), &[], &mut into), None);
+        assert_eq!(
+            control_fields(&code, &[fin.clone(), fin].concat(), &[], &mut into),
+            None
+        );
     }
 }

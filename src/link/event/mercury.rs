@@ -103,7 +103,10 @@ impl fmt::Display for MercEvent {
                 write!(f, "mercury: input #{i} keeps ptxas's code: {reason}")
             }
             MercEvent::RefinalizeSkipped { input: None, reason } => {
-                write!(f, "mercury: the inputs keep ptxas's code, not finalized again: {reason}")
+                write!(
+                    f,
+                    "mercury: the inputs keep ptxas's code, not finalized again: {reason}"
+                )
             }
         }
     }
