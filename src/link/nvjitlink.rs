@@ -56,9 +56,14 @@ type SizeFn = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
 type GetFn = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
 type DestroyFn = unsafe extern "C" fn(*mut Handle) -> c_int;
 
+/// Held across each run (`NvJitLink::link`).
+static RUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// nvJitLink's entry points; each is exported with an API-version suffix.
 pub struct NvJitLink {
-    _lib: libloading::Library,
+    /// Never closed: closing nvJitLink while another thread of a batch
+    /// loads it killed the process.
+    _lib: std::mem::ManuallyDrop<libloading::Library>,
     create: CreateFn,
     add_data: AddDataFn,
     complete: CompleteFn,
@@ -122,13 +127,16 @@ impl NvJitLink {
             info_log_size: get(&lib, "GetInfoLogSize", suffix)?,
             info_log: get(&lib, "GetInfoLog", suffix)?,
             destroy: get(&lib, "Destroy", suffix)?,
-            _lib: lib,
+            _lib: std::mem::ManuallyDrop::new(lib),
         })
     }
 
     /// Links `inputs` with `options`; the output is the PTX when `ptx`,
     /// else the cubin. Err: nvJitLinkCreate failed (bad options).
     pub fn link(&self, options: &[String], inputs: &[Input<'_>], ptx: bool) -> Result<Linked, String> {
+        // One run at a time in the process: concurrent runs (a batch's
+        // jobs, an input per thread) crashed or failed.
+        let _one = RUN.lock().unwrap_or_else(|e| e.into_inner());
         let opts: Vec<CString> = options
             .iter()
             .map(|o| CString::new(o.as_str()).unwrap_or_default())

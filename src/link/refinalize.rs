@@ -32,8 +32,6 @@
 
 use std::path::PathBuf;
 
-use rayon::prelude::*;
-
 use super::nvjitlink::{self, NvJitLink};
 use crate::cubin::consts::{SHF_EXECINSTR, SHT_PROGBITS, SHT_REL, SHT_RELA};
 use crate::cubin::read;
@@ -104,9 +102,9 @@ impl Finalizer {
         Ok(Finalizer { api, options, devrt })
     }
 
-    /// Re-finalizes every input, in parallel; one outcome per input.
+    /// Re-finalizes every input (one nvJitLink run at a time); one outcome per input.
     pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
-        inputs.par_iter().map(|(name, data)| self.input(name, data)).collect()
+        inputs.iter().map(|(name, data)| self.input(name, data)).collect()
     }
 
     /// Links one input alone and takes the control fields of its functions.
