@@ -147,10 +147,14 @@ impl NvJitLink {
         if unsafe { (self.create)(&mut h, ptrs.len() as u32, ptrs.as_ptr()) } != 0 || h.is_null() {
             return Err("nvJitLinkCreate failed".into());
         }
+        // nvJitLink keeps the names (its logs print them): they live as long as the handle.
+        let names: Vec<CString> = inputs
+            .iter()
+            .map(|i| CString::new(i.name.replace('\0', "")).unwrap_or_default())
+            .collect();
         let result = (|| {
-            for i in inputs {
-                let name = CString::new(i.name.replace('\0', "")).unwrap_or_default();
-                // SAFETY: the data and the name live across the call.
+            for (i, name) in inputs.iter().zip(&names) {
+                // SAFETY: the data and the name live across the handle's life.
                 let r = unsafe { (self.add_data)(h, i.kind, i.data.as_ptr().cast(), i.data.len(), name.as_ptr()) };
                 if r != 0 {
                     return Err(r);
