@@ -15,6 +15,16 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Runs one nvJitLink link for a parent culdb (inputs on stdin, the
+    /// result on stdout): `link::nvjitlink::link_in_child`.
+    #[command(name = "nvjitlink-worker", hide = true)]
+    NvjitlinkWorker {
+        library: PathBuf,
+        #[arg(long)]
+        ptx: bool,
+        #[arg(last = true)]
+        options: Vec<String>,
+    },
     /// Link like nvlink: takes nvlink's device-link command line (see
     /// `culdb link -h`). Diagnostics, their order and exit statuses are
     /// nvlink's; a failing link leaves no output file.
@@ -236,6 +246,9 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Link { events, json, args } => run_link(&args, events, json),
+        Command::NvjitlinkWorker { library, ptx, options } => {
+            crate::link::nvjitlink::worker_main(&library, ptx, &options)
+        }
         Command::Batch {
             jobs,
             threads,

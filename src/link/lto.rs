@@ -52,7 +52,7 @@ use serde::Serialize;
 
 pub use super::event::lto::Compiled;
 use super::inputs::{HostRefs, InputLoader, LoadNote, LtoModule};
-use super::nvjitlink::{self, NvJitLink};
+use super::nvjitlink::{self, RunError};
 use super::ptx::{self, PtxError};
 pub use super::setup::LtoRequest;
 
@@ -365,12 +365,6 @@ pub fn find_nvjitlink(nvvmpath: &Path) -> Option<PathBuf> {
 
 /// Compiles the modules to PTX with nvJitLink: (PTX, info log).
 fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> Result<(String, String), Failure> {
-    let api = NvJitLink::open(library).map_err(|e| {
-        Failure::fatal(format!(
-            "elfLink linker library load error [culdb: {}: {e}]",
-            library.display()
-        ))
-    })?;
     let inputs: Vec<nvjitlink::Input<'_>> = modules
         .iter()
         .map(|m| nvjitlink::Input {
@@ -379,9 +373,10 @@ fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> R
             name: &m.name,
         })
         .collect();
-    let run = api
-        .link(options, &inputs, true)
-        .map_err(|_| Failure::fatal("elfLink nvvm error [culdb: nvJitLinkCreate failed]"))?;
+    let run = nvjitlink::link_in_child(library, options, &inputs, true).map_err(|e| match e {
+        RunError::Library(e) => Failure::fatal(format!("elfLink linker library load error [culdb: {e}]")),
+        e => Failure::fatal(format!("elfLink nvvm error [culdb: {e}]")),
+    })?;
     match run.output {
         Some(ptx) if run.code == 0 => Ok((String::from_utf8_lossy(&ptx).into_owned(), run.info_log)),
         None if run.code == 0 => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),

@@ -2,9 +2,16 @@
 //! on the toolkit). culdb asks it for what only NVIDIA's compilers make:
 //! PTX from NVVM IR for the LTO step (`link::lto`), and the sm_100+ code
 //! nvlink's finalizer writes again (`link::refinalize`).
+//!
+//! Each run happens in a child process ([`link_in_child`]: `culdb
+//! nvjitlink-worker`): NVIDIA's library crashes on some hostile inputs
+//! (the fuzz smoke test found a segmentation fault on a mutated sm_100
+//! cubin), and a crash must end that run, not culdb.
 
 use std::ffi::{CString, c_char, c_int, c_void};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// `NVJITLINK_INPUT_CUBIN`.
 pub const INPUT_CUBIN: c_int = 1;
@@ -56,13 +63,12 @@ type SizeFn = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
 type GetFn = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
 type DestroyFn = unsafe extern "C" fn(*mut Handle) -> c_int;
 
-/// Held across each run (`NvJitLink::link`).
-static RUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// nvJitLink's entry points; each is exported with an API-version suffix.
-pub struct NvJitLink {
-    /// Never closed: closing nvJitLink while another thread of a batch
-    /// loads it killed the process.
+struct NvJitLink {
+    /// Never closed: nvJitLink's finalizer threads outlive a run, and
+    /// closing the library under them crashed the process (a core dump:
+    /// a finalizer thread faulting in nvJitLink's unmapped code while the
+    /// main thread was in `munmap`).
     _lib: std::mem::ManuallyDrop<libloading::Library>,
     create: CreateFn,
     add_data: AddDataFn,
@@ -79,6 +85,7 @@ pub struct NvJitLink {
 }
 
 /// What one nvJitLink run gave.
+#[derive(Clone)]
 pub struct Linked {
     /// The linked PTX (`-ptx`) or cubin; None when the run failed.
     pub output: Option<Vec<u8>>,
@@ -96,7 +103,7 @@ pub struct Input<'a> {
 }
 
 impl NvJitLink {
-    pub fn open(path: &Path) -> Result<NvJitLink, String> {
+    fn open(path: &Path) -> Result<NvJitLink, String> {
         // SAFETY: loading NVIDIA's nvJitLink runs only its initialisers.
         let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
         let suffix = ["13_0", "12_0"]
@@ -133,10 +140,7 @@ impl NvJitLink {
 
     /// Links `inputs` with `options`; the output is the PTX when `ptx`,
     /// else the cubin. Err: nvJitLinkCreate failed (bad options).
-    pub fn link(&self, options: &[String], inputs: &[Input<'_>], ptx: bool) -> Result<Linked, String> {
-        // One run at a time in the process: concurrent runs (a batch's
-        // jobs, an input per thread) crashed or failed.
-        let _one = RUN.lock().unwrap_or_else(|e| e.into_inner());
+    fn link(&self, options: &[String], inputs: &[Input<'_>], ptx: bool) -> Result<Linked, String> {
         let opts: Vec<CString> = options
             .iter()
             .map(|o| CString::new(o.as_str()).unwrap_or_default())
@@ -211,5 +215,261 @@ impl NvJitLink {
         let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
         b.truncate(end);
         String::from_utf8_lossy(&b).into_owned()
+    }
+}
+
+/// The hidden subcommand a child runs ([`worker_main`]).
+pub const WORKER: &str = "nvjitlink-worker";
+
+/// The culdb executable a child is started from: `$CULDB_EXE`; this
+/// process when it is culdb (also as `nvlink`); else a `culdb` beside it or
+/// one folder up (a test binary in `target/debug/deps`).
+fn worker_exe() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CULDB_EXE") {
+        return Some(PathBuf::from(p));
+    }
+    let me = std::env::current_exe().ok()?;
+    if matches!(me.file_name().and_then(|n| n.to_str()), Some("culdb" | "nvlink")) {
+        return Some(me);
+    }
+    let dir = me.parent()?;
+    [dir.join("culdb"), dir.join("../culdb")]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Why a run in a child gave no [`Linked`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// No child could be started (no culdb executable, no process).
+    Start(String),
+    /// The library did not load in the child, or nvJitLinkCreate failed.
+    Library(String),
+    /// The child died: a crash inside nvJitLink.
+    Died(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Start(e) | RunError::Library(e) => f.write_str(e),
+            RunError::Died(status) => write!(f, "nvJitLink's process died ({status})"),
+        }
+    }
+}
+
+/// [`NvJitLink::link`] with the library at `library`, run in a child culdb.
+pub fn link_in_child(library: &Path, options: &[String], inputs: &[Input<'_>], ptx: bool) -> Result<Linked, RunError> {
+    let exe = worker_exe()
+        .ok_or_else(|| RunError::Start("no culdb executable to run nvJitLink in (set CULDB_EXE)".into()))?;
+    let mut request = Vec::new();
+    for i in inputs {
+        request.extend_from_slice(&i.kind.to_le_bytes());
+        put(&mut request, i.name.as_bytes());
+        put(&mut request, i.data);
+    }
+    let key = {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(library.as_os_str().as_encoded_bytes());
+        h.update([u8::from(ptx)]);
+        for o in options {
+            h.update((o.len() as u64).to_le_bytes());
+            h.update(o.as_bytes());
+        }
+        h.update(&request);
+        <[u8; 32]>::from(h.finalize())
+    };
+    if let Some(hit) = cache().get(&key) {
+        return hit.clone();
+    }
+    let result = run_child(&exe, library, options, &request, ptx);
+    if !matches!(result, Err(RunError::Start(_))) {
+        let mut c = cache();
+        if c.len() >= CACHED_RUNS {
+            c.clear();
+        }
+        c.insert(key, result.clone());
+    }
+    result
+}
+
+/// A debugger's replays and restarts ask for the same run again: the
+/// answers of this process's last runs are kept, by a digest of the request.
+const CACHED_RUNS: usize = 256;
+
+type Runs = std::collections::HashMap<[u8; 32], Result<Linked, RunError>>;
+
+fn cache() -> std::sync::MutexGuard<'static, Runs> {
+    static RUNS: std::sync::OnceLock<std::sync::Mutex<Runs>> = std::sync::OnceLock::new();
+    RUNS.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// One child: `request` on its stdin, its [`Reply`] from stdout.
+fn run_child(exe: &Path, library: &Path, options: &[String], request: &[u8], ptx: bool) -> Result<Linked, RunError> {
+    let mut cmd = Command::new(exe);
+    std::os::unix::process::CommandExt::arg0(&mut cmd, "culdb");
+    cmd.arg(WORKER).arg(library);
+    if ptx {
+        cmd.arg("--ptx");
+    }
+    let mut child = cmd
+        .arg("--")
+        .args(options)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| RunError::Start(format!("could not start {}: {e}", exe.display())))?;
+    let mut stdin = child.stdin.take();
+    let out = std::thread::scope(|s| {
+        s.spawn(move || {
+            if let Some(w) = stdin.as_mut() {
+                let _ = w.write_all(request);
+            }
+        });
+        child.wait_with_output()
+    })
+    .map_err(|e| RunError::Start(format!("nvJitLink's process: {e}")))?;
+    // A whole reply stands even if the child died after writing it.
+    match Reply(&out.stdout).decode() {
+        Some(r) => r.map_err(RunError::Library),
+        None => Err(RunError::Died(out.status.to_string())),
+    }
+}
+
+/// Appends a length-prefixed blob.
+fn put(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u64).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+/// Takes a length-prefixed blob from the front of `b`.
+fn take<'a>(b: &mut &'a [u8]) -> Option<&'a [u8]> {
+    let n = usize::try_from(u64::from_le_bytes(b.get(..8)?.try_into().ok()?)).ok()?;
+    let blob = b.get(8..8usize.checked_add(n)?)?;
+    *b = &b[8 + n..];
+    Some(blob)
+}
+
+/// A child's answer: a tag (0: a run, 1: an error), then blobs.
+struct Reply<'a>(&'a [u8]);
+
+impl Reply<'_> {
+    fn encode(r: &Result<Linked, String>) -> Vec<u8> {
+        let mut out = Vec::new();
+        match r {
+            Ok(l) => {
+                out.push(0);
+                out.extend_from_slice(&l.code.to_le_bytes());
+                out.push(u8::from(l.output.is_some()));
+                put(&mut out, l.output.as_deref().unwrap_or_default());
+                put(&mut out, l.info_log.as_bytes());
+                put(&mut out, l.error_log.as_bytes());
+            }
+            Err(e) => {
+                out.push(1);
+                put(&mut out, e.as_bytes());
+            }
+        }
+        out
+    }
+
+    fn decode(&self) -> Option<Result<Linked, String>> {
+        let (&tag, mut b) = self.0.split_first()?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        if tag == 1 {
+            return Some(Err(text(take(&mut b)?)));
+        }
+        let code = c_int::from_le_bytes(b.get(..4)?.try_into().ok()?);
+        let has_output = *b.get(4)? == 1;
+        b = &b[5..];
+        let output = take(&mut b)?.to_vec();
+        Some(Ok(Linked {
+            output: has_output.then_some(output),
+            code,
+            info_log: text(take(&mut b)?),
+            error_log: text(take(&mut b)?),
+        }))
+    }
+}
+
+/// `culdb nvjitlink-worker LIBRARY [--ptx] -- OPTIONS...`: reads the
+/// inputs from stdin (kind, name, bytes each), links them with nvJitLink
+/// and writes the [`Reply`] on stdout.
+pub fn worker_main(library: &Path, ptx: bool, options: &[String]) -> i32 {
+    let mut request = Vec::new();
+    if std::io::stdin().read_to_end(&mut request).is_err() {
+        return 2;
+    }
+    let mut inputs = Vec::new();
+    let mut b = request.as_slice();
+    while !b.is_empty() {
+        let Some(kind) = b.get(..4).and_then(|k| k.try_into().ok()).map(c_int::from_le_bytes) else {
+            return 2;
+        };
+        b = &b[4..];
+        let (Some(name), Some(data)) = (take(&mut b), take(&mut b)) else {
+            return 2;
+        };
+        inputs.push((kind, String::from_utf8_lossy(name).into_owned(), data));
+    }
+    let inputs: Vec<Input<'_>> = inputs
+        .iter()
+        .map(|(kind, name, data)| Input {
+            kind: *kind,
+            data,
+            name,
+        })
+        .collect();
+    let result = NvJitLink::open(library)
+        .map_err(|e| format!("{}: {e}", library.display()))
+        .and_then(|api| api.link(options, &inputs, ptx));
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(&Reply::encode(&result))
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return 2;
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_round_trip() {
+        let run = Linked {
+            output: Some(vec![1, 2, 3]),
+            code: 0,
+            info_log: "info".into(),
+            error_log: String::new(),
+        };
+        let Some(Ok(back)) = Reply(&Reply::encode(&Ok(run))).decode() else {
+            panic!("no reply")
+        };
+        assert_eq!(
+            (back.output, back.code, back.info_log.as_str()),
+            (Some(vec![1, 2, 3]), 0, "info")
+        );
+        let failed = Linked {
+            output: None,
+            code: 6,
+            info_log: String::new(),
+            error_log: "error   : Undefined reference".into(),
+        };
+        let whole = Reply::encode(&Ok(failed));
+        let Some(Ok(back)) = Reply(&whole).decode() else {
+            panic!("no reply")
+        };
+        assert_eq!((back.output, back.code), (None, 6));
+        assert!(matches!(Reply(&Reply::encode(&Err("x".into()))).decode(), Some(Err(e)) if e == "x"));
+        // A reply cut short (a child that died while writing) decodes to None.
+        assert!(Reply(&whole[..whole.len() - 1]).decode().is_none());
     }
 }

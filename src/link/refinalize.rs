@@ -19,7 +19,9 @@
 //! culdb does not reimplement NVIDIA's instruction scheduler. It asks
 //! nvJitLink, NVIDIA's link library, whose finalizer is nvlink's (the same
 //! bytes on every function of the sweep), to link each input cubin alone
-//! (with the link's libcudadevrt, for the calls into it), and takes from
+//! (with the link's libcudadevrt, for the calls into it; in a child
+//! process, `nvjitlink::link_in_child`, so that a crash of NVIDIA's library
+//! on a hostile input only leaves that input's code as it is), and takes from
 //! that output the control fields of each function whose code has the same
 //! size and the same bits outside the control fields, instructions that
 //! hold a relocation aside. Everything else (layout, relocation, tables,
@@ -32,7 +34,9 @@
 
 use std::path::PathBuf;
 
-use super::nvjitlink::{self, NvJitLink};
+use rayon::prelude::*;
+
+use super::nvjitlink;
 use crate::cubin::consts::{SHF_EXECINSTR, SHT_PROGBITS, SHT_REL, SHT_RELA};
 use crate::cubin::read;
 
@@ -82,7 +86,8 @@ fn turned_on() -> Result<(), String> {
 
 /// What the re-finalization of a link needs.
 pub struct Finalizer {
-    api: NvJitLink,
+    /// libnvJitLink, run in a child process (`nvjitlink::link_in_child`).
+    library: PathBuf,
     options: Vec<String>,
     devrt: Option<Vec<u8>>,
 }
@@ -94,17 +99,20 @@ impl Finalizer {
     pub fn new(arch: &str, debug: bool, lib_dirs: &[PathBuf], devrt: Option<Vec<u8>>) -> Result<Finalizer, String> {
         turned_on()?;
         let path = nvjitlink::find(lib_dirs).ok_or("no libnvJitLink.so found (set CULDB_NVJITLINK)")?;
-        let api = NvJitLink::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut options = vec![format!("-arch={arch}")];
         if debug {
             options.push("-g".into());
         }
-        Ok(Finalizer { api, options, devrt })
+        Ok(Finalizer {
+            library: path,
+            options,
+            devrt,
+        })
     }
 
-    /// Re-finalizes every input (one nvJitLink run at a time); one outcome per input.
+    /// Re-finalizes every input, in parallel (a child process each); one outcome per input.
     pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
-        inputs.iter().map(|(name, data)| self.input(name, data)).collect()
+        inputs.par_iter().map(|(name, data)| self.input(name, data)).collect()
     }
 
     /// Links one input alone and takes the control fields of its functions.
@@ -134,9 +142,9 @@ impl Finalizer {
                 name: "libcudadevrt.a",
             });
         }
-        let linked = match self.api.link(&self.options, &inputs, false) {
+        let linked = match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
             Ok(l) => l,
-            Err(e) => return Outcome::Kept(e),
+            Err(e) => return Outcome::Kept(e.to_string()),
         };
         let Some(out) = linked.output.filter(|_| linked.code == 0) else {
             let first = linked.error_log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
