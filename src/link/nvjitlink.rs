@@ -4,9 +4,11 @@
 //! nvlink's finalizer writes again (`link::refinalize`).
 //!
 //! Each run happens in a child process ([`link_in_child`]: `culdb
-//! nvjitlink-worker`): NVIDIA's library crashes on some hostile inputs
-//! (the fuzz smoke test found a segmentation fault on a mutated sm_100
-//! cubin), and a crash must end that run, not culdb.
+//! nvjitlink-worker`), so that a crash inside NVIDIA's library ends that
+//! run, not culdb: run in-process, the fuzz smoke test's process died of a
+//! segmentation fault inside nvJitLink (the input was not kept), and
+//! closing the library under its finalizer threads crashed too (see
+//! `NvJitLink::_lib`).
 
 use std::ffi::{CString, c_char, c_int, c_void};
 use std::io::{Read, Write};
