@@ -57,10 +57,13 @@ impl LineOrder {
             }
             // The function of each record's offset, the first record at an
             // offset winning.
+            // A function dead-code elimination removed loses its sequence
+            // too: debug_line_dead_sm120.
+            let removed = |i: SymIdx| st.symbol(i).is_some_and(|s| s.removed);
             let mut at: Vec<(u64, u32)> = st
                 .relocs
                 .iter()
-                .filter(|r| r.section == k && r.live)
+                .filter(|r| r.section == k && r.live && !removed(r.sym))
                 .map(|r| (r.offset, rank(r.sym)))
                 .collect();
             at.sort_by_key(|&(o, _)| o);
@@ -69,6 +72,12 @@ impl LineOrder {
                 .iter()
                 .filter(|&&(sec, _)| sec == k)
                 .map(|&(_, o)| o)
+                .chain(
+                    st.relocs
+                        .iter()
+                        .filter(|r| r.section == k && removed(r.sym))
+                        .map(|r| r.offset),
+                )
                 .collect();
             lost.sort_unstable();
             if let Some(r) = reorder(&s.data, &at, &lost) {
@@ -156,7 +165,8 @@ fn reorder(data: &[u8], at: &[(u64, u32)], lost: &[u64]) -> Option<Reordered> {
         unit = u.end;
     }
     copy(&mut out, &mut moves, unit, data.len());
-    (!moves.is_empty()).then_some(Reordered { data: out, moves })
+    // Sequences dropped at the end of the table move nothing but shrink it.
+    (!moves.is_empty() || out.len() != data.len()).then_some(Reordered { data: out, moves })
 }
 
 /// Where each line program unit of a line table starts, as far as the
@@ -169,6 +179,22 @@ pub fn unit_starts(data: &[u8]) -> Vec<u64> {
         unit = u.end;
     }
     starts
+}
+
+/// Where, in the line table `classic`, lies the header byte of its twin
+/// `merc`'s byte `off`: the same place in the same unit's header (the
+/// headers of the two tables are alike; their programs are not). None when
+/// `off` is not in a header or the tables' units do not pair.
+pub fn header_twin(merc: &[u8], classic: &[u8], off: u64) -> Option<u64> {
+    let (mut m, mut c) = (0usize, 0usize);
+    loop {
+        let (mu, cu) = (unit_at(merc, m)?, unit_at(classic, c)?);
+        if (m as u64..mu.end as u64).contains(&off) {
+            let at = c as u64 + (off - m as u64);
+            return (off < mu.body as u64 && at < cu.body as u64).then_some(at);
+        }
+        (m, c) = (mu.end, cu.end);
+    }
 }
 
 /// A line program unit: where its program starts and ends, and where its

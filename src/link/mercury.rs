@@ -703,6 +703,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
     if !relocatable {
         debug_line_units(st, c, &out_of);
     }
+    line_header_fields(st, c, &out_of);
     // `.nv.capmerc.text.<fn>` opens with the index of its classic `.text.<fn>`.
     for (&k, &i) in &out_of {
         if !m.sections[k].is_text() {
@@ -987,6 +988,45 @@ fn debug_line_units(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usi
             .unwrap_or(v);
         let at = r.offset as usize;
         if let Some(field) = c.sections[i].data.to_mut().get_mut(at..at.saturating_add(width)) {
+            field.copy_from_slice(&v.to_le_bytes()[..width]);
+        }
+    }
+}
+
+/// A `-lineinfo` unit's header ends with the offset of its input's
+/// strings in `.debug_str` (what its inlining records name), which only
+/// the Mercury table relocates (0x10003 against `.debug_str`); nvlink
+/// writes the classic table from the relocated Mercury one, so the
+/// classic header holds the same value, `-r` included (debug_line_str_sm120:
+/// the second input's unit holds the first's `.debug_str` size). A `-r`
+/// output has no such record left, and its units keep what they hold.
+fn line_header_fields(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usize, usize>) {
+    let m = &st.mercury;
+    for r in m.relocs.iter().filter(|r| r.live) {
+        let Some(merc) = m.sections.get(r.section) else {
+            continue;
+        };
+        let Some(pair) = m.pairs.iter().find(|p| p.merc == merc.name) else {
+            continue;
+        };
+        if !super::line_order::is_line_table(&pair.classic) {
+            continue;
+        }
+        let (Some(&i), Some(width)) = (
+            out_of.get(&r.section),
+            super::reloc::descriptors::mercury_data_width(r.rtype),
+        ) else {
+            continue;
+        };
+        let Some(v) = section_relative(st, r) else { continue };
+        let Some(k) = c.sections.iter().position(|s| s.name == pair.classic) else {
+            continue;
+        };
+        let Some(at) = super::line_order::header_twin(&c.sections[i].data, &c.sections[k].data, r.offset) else {
+            continue;
+        };
+        let at = at as usize;
+        if let Some(field) = c.sections[k].data.to_mut().get_mut(at..at.saturating_add(width)) {
             field.copy_from_slice(&v.to_le_bytes()[..width]);
         }
     }
