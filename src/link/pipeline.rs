@@ -523,7 +523,11 @@ impl Linker {
         let outcomes = finalizer.inputs(&inputs);
         for (input, outcome) in outcomes.into_iter().enumerate() {
             match outcome {
-                Outcome::Changed { data, functions } => {
+                Outcome::Changed {
+                    data,
+                    functions,
+                    skipped,
+                } => {
                     self.state.inputs[input].data = std::sync::Arc::new(data);
                     for f in functions {
                         ev.push(Event::Mercury(MercEvent::Refinalized {
@@ -531,6 +535,13 @@ impl Linker {
                             function: f.name,
                             instructions: f.instructions,
                             changed: f.changed,
+                            deleted: f.deleted,
+                        }));
+                    }
+                    for reason in skipped {
+                        ev.push(Event::Mercury(MercEvent::RefinalizeSkipped {
+                            input: Some(input),
+                            reason,
                         }));
                     }
                 }

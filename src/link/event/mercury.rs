@@ -42,6 +42,8 @@ pub enum MercEvent {
         instructions: usize,
         /// Instructions whose control field changed.
         changed: usize,
+        /// Instructions the finalizer deleted (dummy loads before a `MEMBAR`).
+        deleted: usize,
     },
     /// An input's code stays as ptxas wrote it (`input` None: the whole link's).
     RefinalizeSkipped { input: Option<usize>, reason: String },
@@ -94,11 +96,18 @@ impl fmt::Display for MercEvent {
                 function,
                 instructions,
                 changed,
-            } => write!(
-                f,
-                "mercury: input #{input} function {function} finalized again: {changed} of {instructions} \
-                 instructions get other scoreboards"
-            ),
+                deleted,
+            } => {
+                write!(
+                    f,
+                    "mercury: input #{input} function {function} finalized again: {changed} of {instructions} \
+                     instructions get other scoreboards"
+                )?;
+                if *deleted > 0 {
+                    write!(f, ", {deleted} deleted")?;
+                }
+                Ok(())
+            }
             MercEvent::RefinalizeSkipped { input: Some(i), reason } => {
                 write!(f, "mercury: input #{i} keeps ptxas's code: {reason}")
             }

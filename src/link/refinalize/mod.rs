@@ -27,10 +27,12 @@
 //! hold a relocation aside. Everything else (layout, relocation, tables,
 //! capsules) is culdb's own link. The input's bytes change before the
 //! merge; the debugger shows each function so changed
-//! (`MercEvent::Refinalized`). Without nvJitLink, or where the check fails
-//! (nvlink also deletes instructions in `__threadfence()`'s expansion:
-//! such a function keeps ptxas's code), the code stays as ptxas wrote it:
-//! valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
+//! (`MercEvent::Refinalized`). Where the finalizer deletes instructions
+//! (the dummy loads before a `MEMBAR`), `shrink` moves everything that
+//! points into the function. Without nvJitLink, or where a check fails,
+//! the code stays as ptxas wrote it: valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
+
+mod shrink;
 
 use std::path::PathBuf;
 
@@ -41,10 +43,10 @@ use crate::cubin::consts::{SHF_EXECINSTR, SHT_PROGBITS, SHT_REL, SHT_RELA};
 use crate::cubin::read;
 
 /// Bytes of one instruction (sm_70 and later).
-const INSTRUCTION: usize = 16;
+pub(super) const INSTRUCTION: usize = 16;
 /// The bits of an instruction's upper half below its control field (bit
 /// 105 of the instruction is bit 41 of that half).
-const BELOW_CONTROL: u64 = (1 << 41) - 1;
+pub(super) const BELOW_CONTROL: u64 = (1 << 41) - 1;
 
 /// One function whose control fields came from the finalizer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,13 +56,20 @@ pub struct Function {
     pub instructions: usize,
     /// Instructions whose control field changed.
     pub changed: usize,
+    /// Instructions the finalizer deleted (`shrink`).
+    pub deleted: usize,
 }
 
 /// What re-finalizing one input gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Some control fields changed: the input's new bytes, and the functions.
-    Changed { data: Vec<u8>, functions: Vec<Function> },
+    /// Some control fields changed: the input's new bytes, the functions,
+    /// and why others keep their code.
+    Changed {
+        data: Vec<u8>,
+        functions: Vec<Function>,
+        skipped: Vec<String>,
+    },
     /// The finalizer wrote every control field as the input has it.
     Unchanged,
     /// The input's code stays; why.
@@ -158,6 +167,7 @@ impl Finalizer {
         };
         let mut new = data.to_vec();
         let mut functions = Vec::new();
+        let mut skipped = Vec::new();
         for &i in &code {
             let s = &cubin.sections[i];
             let Some((_, f)) = finalized.section_by_name(&s.name) else {
@@ -173,20 +183,50 @@ impl Finalizer {
             let Some(into) = new.get_mut(at as usize..) else {
                 continue;
             };
-            if let Some(changed) = control_fields(&s.data, &f.data, &relocated, into)
+            let same_code = control_fields(&s.data, &f.data, &relocated, into);
+            if let Some(changed) = same_code
                 && changed > 0
             {
                 functions.push(Function {
                     name: s.name[".text.".len()..].to_string(),
                     instructions: s.data.len() / INSTRUCTION,
                     changed,
+                    deleted: 0,
                 });
+            } else if same_code.is_none()
+                && let Some(plan) = shrink::plan(&s.data, &f.data)
+            {
+                let code = shrink::code(&plan, &s.data, &f.data, &relocated);
+                let before = new.clone();
+                let mut editor = shrink::Editor {
+                    cubin: &cubin,
+                    offsets: &offsets,
+                    data: &mut new,
+                };
+                match editor.shrink(i, &plan, &code, &finalized) {
+                    Ok(()) => functions.push(Function {
+                        name: s.name[".text.".len()..].to_string(),
+                        instructions: s.data.len() / INSTRUCTION,
+                        changed: plan.kept_changed(&s.data, &code),
+                        deleted: plan.deleted(),
+                    }),
+                    Err(why) => {
+                        skipped.push(format!("function {}: {why}", &s.name[".text.".len()..]));
+                        new = before;
+                    }
+                }
             }
         }
-        if functions.is_empty() {
+        if functions.is_empty() && skipped.is_empty() {
             Outcome::Unchanged
+        } else if functions.is_empty() {
+            Outcome::Kept(skipped.join("; "))
         } else {
-            Outcome::Changed { data: new, functions }
+            Outcome::Changed {
+                data: new,
+                functions,
+                skipped,
+            }
         }
     }
 }

@@ -1,0 +1,538 @@
+//! Functions the finalizer makes shorter: nvlink 13.5 deletes, for an
+//! sm_100+ target, the never-executed `@!PT LDS RZ, [RZ]` instructions
+//! ptxas `-c` puts before each `MEMBAR` (`__threadfence()`, a grid's
+//! `sync()`), then the trailing `NOP`s of the function's padding that are
+//! no longer needed (corpus README observation 141). Everything that
+//! holds an offset into the function moves with its instruction.
+//!
+//! The input's bytes are edited in place, before the merge, as nvlink's
+//! finalizer leaves the function: the code shrinks (section size), and so
+//! do the function's symbols; its relocations move; the instruction
+//! offsets of its `.nv.info.<f>` (EXIT_INSTR_OFFSETS, …) and of its
+//! `.debug_frame` entry (address range, advances) follow; the Mercury
+//! capsule takes the finalizer's bytes (its `MEMBAR`s no longer ask for
+//! the dummy loads). The Mercury side (relocations, `.nv.merc.*`) counts
+//! in capsule offsets and does not move. Every step is checked against
+//! the finalizer's own output; a function whose check fails keeps ptxas's
+//! code.
+
+use crate::cubin::consts::{SHT_CUDA_INFO, SHT_REL, SHT_RELA, SHT_SYMTAB};
+use crate::cubin::model::Cubin;
+use crate::cubin::nvinfo::{self, NvInfo};
+
+use super::{BELOW_CONTROL, INSTRUCTION};
+
+/// `@!PT LDS RZ, [RZ]`: the low half, and the upper half's bits below the
+/// control field (sm_100 and sm_120 encodings).
+const DUMMY_LOAD: (u64, u64) = (0x0000_0000_ffff_f984, 0x800);
+/// `MEMBAR`: the opcode (bits 0..11) and, in the upper half, the scope
+/// field's value for `.CTA` (`MEMBAR.ALL.CTA`).
+const MEMBAR: u64 = 0x992;
+const MEMBAR_CTA: u64 = 0x8000;
+/// `NOP`, likewise.
+const NOP: (u64, u64) = (0x7918, 0);
+/// The instruction-offset lists of `.nv.info.<f>` (one 32-bit code offset
+/// per word): EXIT, S2RCTAID, LD_CACHEMOD, ATOM_SYS, COOP_GROUP,
+/// ATOMF16_EMUL, INT_WARP_WIDE, IGNOREOOB_CP_ASYNC_BULK.
+const OFFSET_LISTS: &[u8] = &[0x1c, 0x1d, 0x25, 0x27, 0x28, 0x2d, 0x31, 0x65];
+/// Attributes that hold code offsets in another layout (BINDLESS_IMAGE,
+/// INDIRECT_BRANCH_TARGETS, MBARRIER, COROUTINE_RESUME_ID, SYSCALL,
+/// STACK_CANARY_TRAP, LOCAL_CTA_ASYNC_STORE, INSTR_OFFSETS): a function
+/// that has one keeps its code.
+const UNMOVED: &[u8] = &[0x14, 0x34, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
+/// What an edit says when the input's own headers do not hold.
+const BAD: &str = "the input's headers do not hold";
+/// R_CUDA_64: an FDE's initial location.
+const R_CUDA_64: u32 = 2;
+
+/// Which instructions of a function stay: the old index of each
+/// instruction of its code kept, in order, before the padding (the `NOP`s
+/// after the code's last other instruction), which is laid out again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shrink {
+    kept: Vec<usize>,
+    /// Instructions before the old padding.
+    old_code: usize,
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Shrink {
+    /// Where byte `off` of the old code is in the new: an offset moves up
+    /// by the instructions deleted before its own; the end of the
+    /// function is the new end.
+    pub fn map(&self, off: u64) -> u64 {
+        let idx = (off / INSTRUCTION as u64) as usize;
+        if off >= (self.old_len * INSTRUCTION) as u64 {
+            return off - (self.old_len * INSTRUCTION) as u64 + (self.new_len * INSTRUCTION) as u64;
+        }
+        let idx = idx.min(self.old_code);
+        let before = self.kept.partition_point(|&k| k < idx);
+        off - ((idx - before) * INSTRUCTION) as u64
+    }
+
+    /// Instructions deleted from the code (the padding aside).
+    pub fn deleted(&self) -> usize {
+        self.old_code - self.kept.len()
+    }
+
+    /// Instructions kept whose control field is not what `code` had.
+    pub fn kept_changed(&self, code: &[u8], new: &[u8]) -> usize {
+        self.kept
+            .iter()
+            .enumerate()
+            .filter(|&(k, &i)| {
+                word(code, i * INSTRUCTION + 8) & !BELOW_CONTROL != word(new, k * INSTRUCTION + 8) & !BELOW_CONTROL
+            })
+            .count()
+    }
+}
+
+fn word(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default())
+}
+
+fn is(code: &[u8], n: usize, (lo, below): (u64, u64)) -> bool {
+    let at = n * INSTRUCTION;
+    word(code, at) == lo && word(code, at + 8) & BELOW_CONTROL == below
+}
+
+/// Whether the finalizer deletes instruction `i` of `code`: a dummy load,
+/// or the `MEMBAR.ALL.CTA` after dummy loads that a `MEMBAR` of another
+/// scope under the same predicate follows (reductionMultiBlockCG's grid
+/// `sync()`: `@P2 MEMBAR.ALL.CTA; @P2 MEMBAR.ALL.GPU` becomes the second
+/// alone; `__threadfence_block()`'s own `MEMBAR.ALL.CTA` stays).
+fn deleted(code: &[u8], i: usize) -> bool {
+    if is(code, i, DUMMY_LOAD) {
+        return true;
+    }
+    let n = code.len() / INSTRUCTION;
+    let lo = |k: usize| word(code, k * INSTRUCTION);
+    let scope = |k: usize| word(code, k * INSTRUCTION + 8) & BELOW_CONTROL;
+    i > 0
+        && i + 1 < n
+        && is(code, i - 1, DUMMY_LOAD)
+        && lo(i) & 0xfff == MEMBAR
+        && scope(i) == MEMBAR_CTA
+        && lo(i + 1) == lo(i)
+        && scope(i + 1) != MEMBAR_CTA
+}
+
+/// Instructions a function of `code_len` instructions before its padding
+/// takes with the padding: at least eight `NOP`s, up to a multiple of
+/// eight (128 bytes). ptxas and nvlink both: 319 → 328, 297 → 312; after
+/// the deletions 307 → 320, 285 → 296.
+fn padded(code_len: usize) -> usize {
+    (code_len + 8).div_ceil(8) * 8
+}
+
+/// How `code` becomes `finalized`: every dummy load goes and the padding
+/// is laid out again; None when that does not give the finalizer's
+/// length, or an instruction kept has another opcode than the
+/// finalizer's at its place.
+pub fn plan(code: &[u8], finalized: &[u8]) -> Option<Shrink> {
+    if !code.len().is_multiple_of(INSTRUCTION) || !finalized.len().is_multiple_of(INSTRUCTION) {
+        return None;
+    }
+    let (n, m) = (code.len() / INSTRUCTION, finalized.len() / INSTRUCTION);
+    let old_code = (0..n).rposition(|i| !is(code, i, NOP))? + 1;
+    let kept: Vec<usize> = (0..old_code).filter(|&i| !deleted(code, i)).collect();
+    if kept.len() == old_code || padded(kept.len()) != m || padded(old_code) != n {
+        return None;
+    }
+    // The opcode (bits 0..11) of each kept instruction is the finalizer's,
+    // and the padding is NOPs.
+    let same_op = kept
+        .iter()
+        .enumerate()
+        .all(|(k, &i)| word(code, i * INSTRUCTION) & 0xfff == word(finalized, k * INSTRUCTION) & 0xfff);
+    let padding = (kept.len()..m).all(|k| is(finalized, k, NOP));
+    (same_op && padding).then_some(Shrink {
+        kept,
+        old_code,
+        old_len: n,
+        new_len: m,
+    })
+}
+
+/// The new code: the finalizer's instructions, except that an instruction
+/// a relocation patches keeps its own bits below the control field.
+pub fn code(s: &Shrink, code: &[u8], finalized: &[u8], relocated: &[u64]) -> Vec<u8> {
+    let mut out = finalized.to_vec();
+    for (k, &i) in s.kept.iter().enumerate() {
+        if relocated.contains(&(i as u64)) {
+            let (at, to) = (i * INSTRUCTION, k * INSTRUCTION);
+            let hi = (word(code, at + 8) & BELOW_CONTROL) | (word(finalized, to + 8) & !BELOW_CONTROL);
+            out[to..to + 8].copy_from_slice(&code[at..at + 8]);
+            out[to + 8..to + 16].copy_from_slice(&hi.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Input bytes being edited: the parsed input and where its sections and
+/// section headers are.
+pub struct Editor<'a> {
+    pub cubin: &'a Cubin<'a>,
+    pub offsets: &'a [u64],
+    pub data: &'a mut Vec<u8>,
+}
+
+impl Editor<'_> {
+    fn put(&mut self, at: u64, bytes: &[u8]) -> Option<()> {
+        let at = usize::try_from(at).ok()?;
+        self.data
+            .get_mut(at..at.checked_add(bytes.len())?)?
+            .copy_from_slice(bytes);
+        Some(())
+    }
+
+    /// Where section header `i` is.
+    fn header(&self, i: usize) -> Option<u64> {
+        let shoff = word(self.data, 0x28);
+        let entsize = u16::from_le_bytes(self.data.get(0x3a..0x3c)?.try_into().ok()?);
+        shoff.checked_add((i as u64).checked_mul(u64::from(entsize))?)
+    }
+
+    /// Applies `s` to function section `text` (finalizer's section
+    /// `fin_text` of cubin `fin`): every edit, or None with nothing
+    /// trusted (the caller drops the bytes) when a check fails.
+    pub fn shrink(&mut self, text: usize, s: &Shrink, new_code: &[u8], fin: &Cubin<'_>) -> Result<(), String> {
+        let c = self.cubin;
+        let sec = c.sections.get(text).ok_or("no such section")?;
+        let name = sec.name.strip_prefix(".text.").ok_or("not a function's code")?;
+        // Line tables (`-lineinfo`, `-G`) would need their rows moved: not
+        // done, such a function keeps its code.
+        let in_lines = c.sections.iter().any(|r| {
+            matches!(r.sh_type, SHT_REL | SHT_RELA)
+                && c.sections
+                    .get(r.info as usize)
+                    .is_some_and(|t| crate::link::line_order::is_line_table(&t.name))
+                && r.relocs.iter().any(|x| {
+                    c.symbols_for(r)
+                        .get(x.sym as usize)
+                        .is_some_and(|y| y.shndx as usize == text)
+                })
+        });
+        if in_lines {
+            return Err("its line-table rows would move (not done)".into());
+        }
+        // The code and its size.
+        let at = *self.offsets.get(text).ok_or(BAD)?;
+        self.put(at, new_code).ok_or(BAD)?;
+        let size_at = self.header(text).ok_or(BAD)? + 0x20;
+        self.put(size_at, &(new_code.len() as u64).to_le_bytes()).ok_or(BAD)?;
+        // Symbols in the function: value and size.
+        let symtab = c.sections.iter().position(|x| x.sh_type == SHT_SYMTAB).ok_or(BAD)?;
+        let symtab_at = *self.offsets.get(symtab).ok_or(BAD)?;
+        for (k, y) in c.symbols.iter().enumerate() {
+            if y.shndx as usize != text || k == 0 {
+                continue;
+            }
+            let (v, e) = (s.map(y.value), s.map(y.value.saturating_add(y.size)));
+            let at = symtab_at + k as u64 * 24;
+            self.put(at + 8, &v.to_le_bytes()).ok_or(BAD)?;
+            self.put(at + 16, &(e - v).to_le_bytes()).ok_or(BAD)?;
+        }
+        // The function symbol's size is the finalizer's.
+        let (_, f) = fin
+            .symbol_by_name(name)
+            .ok_or("the finalizer's output has no such symbol")?;
+        let (_, own) = c.symbol_by_name(name).ok_or(BAD)?;
+        if s.map(own.size) != f.size {
+            return Err(format!(
+                "its size would be {:#x}, the finalizer's is {:#x}",
+                s.map(own.size),
+                f.size
+            ));
+        }
+        // Relocations: those that patch the function move; those against
+        // a place in it (section symbol + addend) follow it.
+        for (r, rs) in c.sections.iter().enumerate() {
+            if !matches!(rs.sh_type, SHT_REL | SHT_RELA) || rs.name.starts_with(".nv.merc.") {
+                continue;
+            }
+            let entsize: u64 = if rs.sh_type == SHT_RELA { 24 } else { 16 };
+            let base = *self.offsets.get(r).ok_or(BAD)?;
+            let symbols = c.symbols_for(rs);
+            for (k, x) in rs.relocs.iter().enumerate() {
+                let at = base + k as u64 * entsize;
+                if rs.info as usize == text {
+                    self.put(at, &s.map(x.offset).to_le_bytes()).ok_or(BAD)?;
+                }
+                let y = symbols.get(x.sym as usize).ok_or(BAD)?;
+                if rs.sh_type == SHT_RELA && y.shndx as usize == text && x.addend != 0 {
+                    let from = y.value.wrapping_add(x.addend as u64);
+                    let addend = s.map(from).wrapping_sub(s.map(y.value)) as i64;
+                    self.put(at + 16, &addend.to_le_bytes()).ok_or(BAD)?;
+                }
+            }
+        }
+        self.nv_info(text, s, fin)?;
+        self.frame(text, s, f.size)
+            .ok_or("its .debug_frame entry cannot be moved")?;
+        self.capsule(name, fin)
+    }
+
+    /// `.nv.info.<f>`'s instruction-offset lists, which must then be the
+    /// finalizer's.
+    fn nv_info(&mut self, text: usize, s: &Shrink, fin: &Cubin<'_>) -> Result<(), String> {
+        let c = self.cubin;
+        let Some(i) = c
+            .sections
+            .iter()
+            .position(|x| x.sh_type == SHT_CUDA_INFO && x.info as usize == text)
+        else {
+            return Ok(());
+        };
+        let sec = &c.sections[i];
+        let mut info = NvInfo::decode(&sec.data).map_err(|e| e.to_string())?;
+        for e in &mut info.entries {
+            if !OFFSET_LISTS.contains(&e.attr) {
+                continue;
+            }
+            let Some(old) = e.block().map(|b| b.words()) else {
+                continue;
+            };
+            let words: Vec<u32> = old.iter().map(|&w| s.map(u64::from(w)) as u32).collect();
+            *e = nvinfo::Entry::sval_words(e.attr, &words);
+        }
+        let theirs = fin
+            .section_by_name(&sec.name)
+            .and_then(|(_, x)| NvInfo::decode(&x.data).ok());
+        for e in &info.entries {
+            if UNMOVED.contains(&e.attr) {
+                return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
+            }
+            let found = theirs.as_ref().and_then(|t| t.find(e.attr).next());
+            if OFFSET_LISTS.contains(&e.attr)
+                && found.is_some_and(|t| t.block().map(|b| b.words()) != e.block().map(|b| b.words()))
+            {
+                return Err(format!("its {} would not be the finalizer's", e.attr_name()));
+            }
+        }
+        let bytes = info.encode();
+        let at = *self.offsets.get(i).ok_or(BAD)?;
+        if bytes.len() != sec.data.len() {
+            return Err("its .nv.info would change size".into());
+        }
+        self.put(at, &bytes).ok_or_else(|| BAD.into())
+    }
+
+    /// The function's `.debug_frame` entry: its address range becomes the
+    /// new size and each advance of its program moves with the code.
+    fn frame(&mut self, text: usize, s: &Shrink, new_size: u64) -> Option<()> {
+        let c = self.cubin;
+        let Some((fi, frame)) = c.section_by_name(".debug_frame") else {
+            return Some(());
+        };
+        let frame_at = *self.offsets.get(fi)?;
+        let starts: Vec<u64> = c
+            .sections
+            .iter()
+            .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
+            .flat_map(|r| {
+                let symbols = c.symbols_for(r);
+                r.relocs
+                    .iter()
+                    .filter(|x| x.rtype == R_CUDA_64)
+                    .filter(|x| symbols.get(x.sym as usize).is_some_and(|y| y.shndx as usize == text))
+                    .map(|x| x.offset)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let d = &frame.data;
+        for loc in starts {
+            // A 64-bit FDE: 0xffffffff, length, CIE pointer, initial
+            // location (here), address range, program.
+            let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
+            if d.get(fde..fde + 4)? != [0xff; 4] {
+                return None;
+            }
+            let end = fde
+                .checked_add(12)?
+                .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
+            let cie = usize::try_from(word(d, fde + 12)).ok()?;
+            let align = code_alignment(d, cie)?;
+            self.put(frame_at + loc + 8, &new_size.to_le_bytes())?;
+            for (at, how, new) in advances(d.get(..end)?, fde + 36, align, s)? {
+                let at = frame_at + at as u64;
+                match how {
+                    Delta::Packed => self.put(at, &[0x40 | new as u8])?,
+                    Delta::Bytes(w) => self.put(at, &new.to_le_bytes()[..w])?,
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The Mercury capsule: the finalizer's bytes, when the sizes agree.
+    fn capsule(&mut self, name: &str, fin: &Cubin<'_>) -> Result<(), String> {
+        let capsule = format!(".nv.capmerc.text.{name}");
+        let Some((i, own)) = self.cubin.section_by_name(&capsule) else {
+            return Ok(());
+        };
+        let (_, theirs) = fin
+            .section_by_name(&capsule)
+            .ok_or("the finalizer's output has no capsule")?;
+        if theirs.data.len() > own.data.len() {
+            return Err("the finalizer's capsule is larger".into());
+        }
+        let at = *self.offsets.get(i).ok_or(BAD)?;
+        self.put(at, &theirs.data).ok_or(BAD)?;
+        let size_at = self.header(i).ok_or(BAD)? + 0x20;
+        self.put(size_at, &(theirs.data.len() as u64).to_le_bytes())
+            .ok_or_else(|| BAD.into())
+    }
+}
+
+/// The code alignment factor of the 64-bit CIE at `cie`.
+fn code_alignment(d: &[u8], cie: usize) -> Option<u64> {
+    if d.get(cie..cie + 4)? != [0xff; 4] || word(d, cie + 12) != u64::MAX {
+        return None;
+    }
+    // Version, a NUL-terminated augmentation, then the factor.
+    let mut i = cie + 21;
+    while *d.get(i)? != 0 {
+        i += 1;
+    }
+    uleb(d, &mut i.checked_add(1)?)
+}
+
+fn uleb(d: &[u8], i: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *d.get(*i)?;
+        *i += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Where an advance's delta is written: in the low six bits of its
+/// opcode (`DW_CFA_advance_loc`), or in the 1, 2 or 4 bytes after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Delta {
+    Packed,
+    Bytes(usize),
+}
+
+/// The advances of a call-frame program from `i` to the end of `d`, each
+/// as (where its delta is, how it is written, the new delta) once the
+/// location it reaches has moved by `s`; None for an operation this reader
+/// does not know or a delta that no longer fits.
+fn advances(d: &[u8], mut i: usize, align: u64, s: &Shrink) -> Option<Vec<(usize, Delta, u64)>> {
+    let align = align.max(1);
+    let (mut old_loc, mut new_loc) = (0u64, 0u64);
+    let mut out = Vec::new();
+    while i < d.len() {
+        let op = d[i];
+        i += 1;
+        let advance = match (op >> 6, op) {
+            (1, _) => Some((i - 1, Delta::Packed, u64::from(op & 0x3f))),
+            (2, _) => {
+                uleb(d, &mut i)?;
+                None
+            }
+            (3, _) | (_, 0x00 | 0x0a | 0x0b) => None,
+            (_, 0x02..=0x04) => {
+                let width = [1, 2, 4][usize::from(op - 2)];
+                let delta = d
+                    .get(i..i + width)?
+                    .iter()
+                    .rev()
+                    .fold(0u64, |v, &b| v << 8 | u64::from(b));
+                i += width;
+                Some((i - width, Delta::Bytes(width), delta))
+            }
+            (_, 0x05 | 0x09 | 0x0c | 0x14 | 0x11 | 0x12 | 0x15) => {
+                uleb(d, &mut i)?;
+                uleb(d, &mut i)?;
+                None
+            }
+            (_, 0x06..=0x08 | 0x0d | 0x0e | 0x13) => {
+                uleb(d, &mut i)?;
+                None
+            }
+            (_, 0x0f | 0x10 | 0x16) => {
+                if op != 0x0f {
+                    uleb(d, &mut i)?;
+                }
+                let n = uleb(d, &mut i)?;
+                i = i.checked_add(usize::try_from(n).ok()?)?;
+                None
+            }
+            _ => return None,
+        };
+        let Some((at, how, delta)) = advance else { continue };
+        old_loc = old_loc.checked_add(delta.checked_mul(align)?)?;
+        let moved = s.map(old_loc);
+        let new = moved.checked_sub(new_loc)? / align;
+        new_loc = moved;
+        let limit = match how {
+            Delta::Packed => 0x3f,
+            Delta::Bytes(w) => (1u64 << (8 * w)) - 1,
+        };
+        if new > limit {
+            return None;
+        }
+        out.push((at, how, new));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instruction((lo, hi): (u64, u64)) -> Vec<u8> {
+        [lo.to_le_bytes(), hi.to_le_bytes()].concat()
+    }
+
+    #[test]
+    fn dummy_loads_go_and_the_padding_is_laid_out_again() {
+        // a, LDS, LDS, b, then eight NOPs (ten instructions of code and
+        // padding: padded to 16) -> a, b and eight NOPs (padded to 16 too,
+        // so the finalizer's length must be 16 for this to apply).
+        let a = (0x1234_5810, 0x10);
+        let b = (0x5678_5812, 0x20);
+        let nops = |k: usize| std::iter::repeat_n(NOP, k);
+        let code: Vec<u8> = [a, DUMMY_LOAD, DUMMY_LOAD, b]
+            .into_iter()
+            .chain(nops(12))
+            .flat_map(instruction)
+            .collect();
+        let fin: Vec<u8> = [a, b].into_iter().chain(nops(14)).flat_map(instruction).collect();
+        let s = plan(&code, &fin).unwrap();
+        assert_eq!(s.deleted(), 2);
+        assert_eq!(s.map(0x00), 0x00);
+        assert_eq!(s.map(0x30), 0x10);
+        assert_eq!(s.map(0x100), 0x100);
+        // Seven dummy loads: 4 + 8 -> 16 instructions, then 2 + 8 -> 16.
+        // Another opcode where the finalizer has b: not this deletion.
+        let other: Vec<u8> = [a, (0x5678_5999, 0x20)]
+            .into_iter()
+            .chain(nops(14))
+            .flat_map(instruction)
+            .collect();
+        assert_eq!(plan(&code, &other), None);
+        // A finalizer length the padding rule does not give.
+        let short: Vec<u8> = [a, b].into_iter().chain(nops(6)).flat_map(instruction).collect();
+        assert_eq!(plan(&code, &short), None);
+        // Nine dummy loads: 11 + 8 -> 24 instructions, 2 + 8 -> 16.
+        let long: Vec<u8> = [a]
+            .into_iter()
+            .chain(std::iter::repeat_n(DUMMY_LOAD, 9))
+            .chain([b])
+            .chain(nops(13))
+            .flat_map(instruction)
+            .collect();
+        let s = plan(&long, &fin).unwrap();
+        assert_eq!(s.deleted(), 9);
+        assert_eq!(s.map(0xa0), 0x10);
+        assert_eq!(s.map(24 * 16), 16 * 16);
+    }
+}
