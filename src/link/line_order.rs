@@ -197,6 +197,20 @@ pub fn header_twin(merc: &[u8], classic: &[u8], off: u64) -> Option<u64> {
     }
 }
 
+/// The sequence of a line table that holds byte `off`: (where its unit
+/// starts, where the sequence starts, where it ends).
+pub fn sequence_at(data: &[u8], off: usize) -> Option<(usize, usize, usize)> {
+    let mut unit = 0usize;
+    while let Some(u) = unit_at(data, unit) {
+        if (unit..u.end).contains(&off) {
+            let (a, b) = sequences(data, &u)?.into_iter().find(|&(a, b)| (a..b).contains(&off))?;
+            return Some((unit, a, b));
+        }
+        unit = u.end;
+    }
+    None
+}
+
 /// A line program unit: where its program starts and ends, and where its
 /// header holds `opcode_base`.
 struct Unit {

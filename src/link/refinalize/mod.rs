@@ -32,6 +32,7 @@
 //! points into the function. Without nvJitLink, or where a check fails,
 //! the code stays as ptxas wrote it: valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
 
+mod lines;
 mod shrink;
 
 use std::path::PathBuf;
@@ -40,6 +41,7 @@ use rayon::prelude::*;
 
 use super::nvjitlink;
 use crate::cubin::consts::{SHF_EXECINSTR, SHT_PROGBITS, SHT_REL, SHT_RELA};
+use crate::cubin::model::Cubin;
 use crate::cubin::read;
 
 /// Bytes of one instruction (sm_70 and later).
@@ -165,62 +167,21 @@ impl Finalizer {
         let Ok(finalized) = read::parse(&out) else {
             return Outcome::Kept("nvJitLink's cubin does not parse".into());
         };
-        let mut new = data.to_vec();
-        let mut functions = Vec::new();
-        let mut skipped = Vec::new();
-        for &i in &code {
-            let s = &cubin.sections[i];
-            let Some((_, f)) = finalized.section_by_name(&s.name) else {
-                continue;
-            };
-            let relocated: Vec<u64> = cubin
-                .sections
-                .iter()
-                .filter(|r| matches!(r.sh_type, SHT_REL | SHT_RELA) && r.info as usize == i)
-                .flat_map(|r| r.relocs.iter().map(|x| x.offset / INSTRUCTION as u64))
-                .collect();
-            let Some(&at) = offsets.get(i) else { continue };
-            let Some(into) = new.get_mut(at as usize..) else {
-                continue;
-            };
-            let same_code = control_fields(&s.data, &f.data, &relocated, into);
-            if let Some(changed) = same_code
-                && changed > 0
-            {
-                functions.push(Function {
-                    name: s.name[".text.".len()..].to_string(),
-                    instructions: s.data.len() / INSTRUCTION,
-                    changed,
-                    deleted: 0,
-                });
-            } else if same_code.is_none()
-                && let Some(plan) = shrink::plan(&s.data, &f.data)
-            {
-                let code = shrink::code(&plan, &s.data, &f.data, &relocated);
-                let before = new.clone();
-                let mut editor = shrink::Editor {
-                    cubin: &cubin,
-                    offsets: &offsets,
-                    data: &mut new,
-                };
-                match editor.shrink(i, &plan, &code, &finalized) {
-                    Ok(()) => functions.push(Function {
-                        name: s.name[".text.".len()..].to_string(),
-                        instructions: s.data.len() / INSTRUCTION,
-                        changed: plan.kept_changed(&s.data, &code),
-                        deleted: plan.deleted(),
-                    }),
-                    Err(why) => {
-                        skipped.push(format!("function {}: {why}", &s.name[".text.".len()..]));
-                        new = before;
-                    }
-                }
-            }
-        }
+        let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking);
+        // Where the line tables of the functions shortened cannot follow,
+        // no function is shortened.
+        let (new, functions, mut skipped) = take(true)
+            .or_else(|why| {
+                take(false).map(|(n, f, mut s)| {
+                    s.push(why);
+                    (n, f, s)
+                })
+            })
+            .unwrap_or_else(|why| (Vec::new(), Vec::new(), vec![why]));
         if functions.is_empty() && skipped.is_empty() {
             Outcome::Unchanged
         } else if functions.is_empty() {
-            Outcome::Kept(skipped.join("; "))
+            Outcome::Kept(std::mem::take(&mut skipped).join("; "))
         } else {
             Outcome::Changed {
                 data: new,
@@ -229,6 +190,91 @@ impl Finalizer {
             }
         }
     }
+}
+
+/// What `take` gives: the input's new bytes, the functions changed, and
+/// why others keep their code.
+type Taken = (Vec<u8>, Vec<Function>, Vec<String>);
+
+/// The input's new bytes: the control fields of `finalized` (nvJitLink's
+/// output for the input alone), and with `shrinking` the functions it
+/// shortened (`shrink`, `lines`); the functions changed, and why others
+/// keep their code. Err when the line tables cannot follow.
+fn take(
+    cubin: &Cubin<'_>,
+    data: &[u8],
+    offsets: &[u64],
+    code: &[usize],
+    finalized: &Cubin<'_>,
+    shrinking: bool,
+) -> Result<Taken, String> {
+    let mut new = data.to_vec();
+    let mut functions: Vec<Function> = Vec::new();
+    let mut skipped = Vec::new();
+    for &i in code {
+        let s = &cubin.sections[i];
+        let Some((_, f)) = finalized.section_by_name(&s.name) else {
+            continue;
+        };
+        let relocated: Vec<u64> = cubin
+            .sections
+            .iter()
+            .filter(|r| matches!(r.sh_type, SHT_REL | SHT_RELA) && r.info as usize == i)
+            .flat_map(|r| r.relocs.iter().map(|x| x.offset / INSTRUCTION as u64))
+            .collect();
+        let Some(&at) = offsets.get(i) else { continue };
+        let Some(into) = new.get_mut(at as usize..) else {
+            continue;
+        };
+        let same_code = control_fields(&s.data, &f.data, &relocated, into);
+        if let Some(changed) = same_code
+            && changed > 0
+        {
+            functions.push(Function {
+                name: s.name[".text.".len()..].to_string(),
+                instructions: s.data.len() / INSTRUCTION,
+                changed,
+                deleted: 0,
+            });
+        } else if shrinking
+            && same_code.is_none()
+            && let Some(plan) = shrink::plan(&s.data, &f.data)
+        {
+            let code = shrink::code(&plan, &s.data, &f.data, &relocated);
+            let before = new.clone();
+            let mut editor = shrink::Editor {
+                cubin,
+                offsets,
+                data: &mut new,
+            };
+            match editor.shrink(i, &plan, &code, finalized) {
+                Ok(()) => functions.push(Function {
+                    name: s.name[".text.".len()..].to_string(),
+                    instructions: s.data.len() / INSTRUCTION,
+                    changed: plan.kept_changed(&s.data, &code),
+                    deleted: plan.deleted(),
+                }),
+                Err(why) => {
+                    skipped.push(format!("function {}: {why}", &s.name[".text.".len()..]));
+                    new = before;
+                }
+            }
+        }
+    }
+    let shrunk: Vec<String> = functions
+        .iter()
+        .filter(|f| f.deleted > 0)
+        .map(|f| f.name.clone())
+        .collect();
+    if !shrunk.is_empty() {
+        let mut editor = shrink::Editor {
+            cubin,
+            offsets,
+            data: &mut new,
+        };
+        lines::replace(&mut editor, &shrunk, finalized)?;
+    }
+    Ok((new, functions, skipped))
 }
 
 /// Writes into `into` (the input's bytes from the section on) `code` with

@@ -179,6 +179,31 @@ pub struct Editor<'a> {
 }
 
 impl Editor<'_> {
+    /// Writes the offset field of the relocation at `entry` bytes into
+    /// relocation section `r`.
+    pub fn put_record_offset(&mut self, r: usize, entry: u64, offset: u64) -> Result<(), String> {
+        let at = self.offsets.get(r).ok_or(BAD)? + entry;
+        self.put(at, &offset.to_le_bytes()).ok_or_else(|| BAD.into())
+    }
+
+    /// Gives section `i` the bytes `new`: where it was when they fit,
+    /// else at the end of the file.
+    pub fn replace_section(&mut self, i: usize, new: &[u8]) -> Result<(), String> {
+        let old = self.cubin.sections.get(i).ok_or(BAD)?.data.len();
+        let header = self.header(i).ok_or(BAD)?;
+        let at = if new.len() <= old {
+            *self.offsets.get(i).ok_or(BAD)?
+        } else {
+            let at = self.data.len().next_multiple_of(8);
+            self.data.resize(at + new.len(), 0);
+            self.put(header + 0x18, &(at as u64).to_le_bytes()).ok_or(BAD)?;
+            at as u64
+        };
+        self.put(at, new).ok_or(BAD)?;
+        self.put(header + 0x20, &(new.len() as u64).to_le_bytes())
+            .ok_or_else(|| BAD.into())
+    }
+
     fn put(&mut self, at: u64, bytes: &[u8]) -> Option<()> {
         let at = usize::try_from(at).ok()?;
         self.data
@@ -201,22 +226,6 @@ impl Editor<'_> {
         let c = self.cubin;
         let sec = c.sections.get(text).ok_or("no such section")?;
         let name = sec.name.strip_prefix(".text.").ok_or("not a function's code")?;
-        // Line tables (`-lineinfo`, `-G`) would need their rows moved: not
-        // done, such a function keeps its code.
-        let in_lines = c.sections.iter().any(|r| {
-            matches!(r.sh_type, SHT_REL | SHT_RELA)
-                && c.sections
-                    .get(r.info as usize)
-                    .is_some_and(|t| crate::link::line_order::is_line_table(&t.name))
-                && r.relocs.iter().any(|x| {
-                    c.symbols_for(r)
-                        .get(x.sym as usize)
-                        .is_some_and(|y| y.shndx as usize == text)
-                })
-        });
-        if in_lines {
-            return Err("its line-table rows would move (not done)".into());
-        }
         // The code and its size.
         let at = *self.offsets.get(text).ok_or(BAD)?;
         self.put(at, new_code).ok_or(BAD)?;
