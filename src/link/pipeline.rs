@@ -497,7 +497,10 @@ impl Linker {
         use super::event::mercury::MercEvent;
         use super::refinalize::{Finalizer, Outcome};
         let mercury = crate::arch::lookup(&self.setup.arch).is_some_and(|t| t.is_mercury());
-        if !mercury || self.state.inputs.is_empty() || self.setup.relocatable {
+        // `-r` finalizes nothing, except that with `-g` libcudadevrt's
+        // code becomes debug code as in a final link (cdp_debug_devrt_sm100).
+        let relocatable = self.setup.relocatable;
+        if !mercury || self.state.inputs.is_empty() || relocatable && !self.setup.debug {
             return;
         }
         let base = self.setup.base_dir.clone().unwrap_or_default();
@@ -514,14 +517,15 @@ impl Linker {
                 return;
             }
         };
-        let inputs: Vec<(&str, &[u8])> = self
-            .state
-            .inputs
+        let chosen: Vec<usize> = (0..self.state.inputs.len())
+            .filter(|&i| !relocatable || super::system_lib::is_system_library(&self.state.inputs[i].origin))
+            .collect();
+        let inputs: Vec<(&str, &[u8])> = chosen
             .iter()
-            .map(|i| (i.name.as_str(), i.data.as_slice()))
+            .map(|&i| (self.state.inputs[i].name.as_str(), self.state.inputs[i].data.as_slice()))
             .collect();
         let outcomes = finalizer.inputs(&inputs);
-        for (input, outcome) in outcomes.into_iter().enumerate() {
+        for (&input, outcome) in chosen.iter().zip(outcomes) {
             match outcome {
                 Outcome::Changed {
                     data,

@@ -60,6 +60,8 @@ pub struct Function {
     pub changed: usize,
     /// Instructions the finalizer deleted (`shrink`).
     pub deleted: usize,
+    /// The finalizer wrote the code anew (a `-g` link's debug code).
+    pub rewritten: bool,
 }
 
 /// What re-finalizing one input gave.
@@ -153,10 +155,20 @@ impl Finalizer {
                 name: "libcudadevrt.a",
             });
         }
-        let linked = match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
+        let mut linked = match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
             Ok(l) => l,
             Err(e) => return Outcome::Kept(e.to_string()),
         };
+        // libcudadevrt's own member cannot be linked with libcudadevrt
+        // ("conflicting crs_stack attribute"): alone, then.
+        if linked.code != 0 && inputs.len() > 1 {
+            inputs.truncate(1);
+            match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
+                Ok(l) if l.code == 0 => linked = l,
+                Ok(_) => {}
+                Err(e) => return Outcome::Kept(e.to_string()),
+            }
+        }
         let Some(out) = linked.output.filter(|_| linked.code == 0) else {
             let first = linked.error_log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             return Outcome::Kept(format!(
@@ -167,7 +179,8 @@ impl Finalizer {
         let Ok(finalized) = read::parse(&out) else {
             return Outcome::Kept("nvJitLink's cubin does not parse".into());
         };
-        let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking);
+        let debug = self.options.iter().any(|o| o == "-g");
+        let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking, debug);
         // Where the line tables of the functions shortened cannot follow,
         // no function is shortened.
         let (new, functions, mut skipped) = take(true)
@@ -207,6 +220,7 @@ fn take(
     code: &[usize],
     finalized: &Cubin<'_>,
     shrinking: bool,
+    debug: bool,
 ) -> Result<Taken, String> {
     let mut new = data.to_vec();
     let mut functions: Vec<Function> = Vec::new();
@@ -235,27 +249,41 @@ fn take(
                 instructions: s.data.len() / INSTRUCTION,
                 changed,
                 deleted: 0,
+                rewritten: false,
             });
-        } else if shrinking
-            && same_code.is_none()
-            && let Some(plan) = shrink::plan(&s.data, &f.data)
-        {
-            let code = shrink::code(&plan, &s.data, &f.data, &relocated);
+        } else if shrinking && same_code.is_none() {
+            // Shortened by the finalizer, or (a `-g` link) written anew.
+            let (moves, code) = if let Some(plan) = shrink::plan(&s.data, &f.data) {
+                let code = shrink::code(&plan, &s.data, &f.data, &relocated);
+                (shrink::Moves::Shrunk(plan), code)
+            } else if debug && let Some(m) = shrink::rewritten(&s.data, &f.data, &relocated) {
+                (m, f.data.to_vec())
+            } else {
+                continue;
+            };
             let before = new.clone();
             let mut editor = shrink::Editor {
                 cubin,
                 offsets,
                 data: &mut new,
             };
-            match editor.shrink(i, &plan, &code, finalized) {
+            let fname = &s.name[".text.".len()..];
+            match editor.relayout(i, &moves, &code, finalized) {
                 Ok(()) => functions.push(Function {
-                    name: s.name[".text.".len()..].to_string(),
+                    name: fname.to_string(),
                     instructions: s.data.len() / INSTRUCTION,
-                    changed: plan.kept_changed(&s.data, &code),
-                    deleted: plan.deleted(),
+                    changed: match &moves {
+                        shrink::Moves::Shrunk(p) => p.kept_changed(&s.data, &code),
+                        shrink::Moves::Rewritten { .. } => code.len() / INSTRUCTION,
+                    },
+                    deleted: match &moves {
+                        shrink::Moves::Shrunk(p) => p.deleted(),
+                        shrink::Moves::Rewritten { .. } => 0,
+                    },
+                    rewritten: matches!(moves, shrink::Moves::Rewritten { .. }),
                 }),
                 Err(why) => {
-                    skipped.push(format!("function {}: {why}", &s.name[".text.".len()..]));
+                    skipped.push(format!("function {fname}: {why}"));
                     new = before;
                 }
             }

@@ -88,6 +88,60 @@ impl Shrink {
     }
 }
 
+/// How a function's code offsets go from the input's code to the
+/// finalizer's: shortened (`Shrink`, every offset moves), or written anew
+/// (a `-g` link's libcudadevrt kernels, finalized again as debug code:
+/// only the instructions relocations patch are placed, by their bits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Moves {
+    Shrunk(Shrink),
+    Rewritten { relocated: Vec<(u64, u64)> },
+}
+
+impl Moves {
+    /// Where the instruction at old offset `off` is now.
+    fn instruction(&self, off: u64) -> Option<u64> {
+        match self {
+            Moves::Shrunk(s) => Some(s.map(off)),
+            Moves::Rewritten { relocated } => relocated.iter().find(|p| p.0 == off).map(|p| p.1),
+        }
+    }
+
+    /// Where byte `off` of the old code is now (an address, not only an
+    /// instruction): the end of the function is the new end.
+    fn place(&self, off: u64, old_len: u64, new_len: u64) -> Option<u64> {
+        match self {
+            Moves::Shrunk(s) => Some(s.map(off)),
+            Moves::Rewritten { .. } => match off {
+                0 => Some(0),
+                x if x == old_len => Some(new_len),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Where the instructions that relocations patch (old offsets
+/// `relocated`) of `code` are in `finalized`, code written anew: each one
+/// at the one instruction of `finalized` with the same bits outside its
+/// upper 32 (where a 32-bit immediate lies) and the control field; None
+/// when one has no such instruction or several.
+pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Moves> {
+    let key = |b: &[u8], at: usize| (word(b, at) & 0xffff_ffff, word(b, at + 8) & BELOW_CONTROL);
+    let mut pairs = Vec::new();
+    for &n in relocated {
+        let at = usize::try_from(n).ok()? * INSTRUCTION;
+        let want = key(code, code.get(at..at + INSTRUCTION).map(|_| at)?);
+        let mut found = (0..finalized.len() / INSTRUCTION).filter(|&k| key(finalized, k * INSTRUCTION) == want);
+        let k = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        pairs.push((at as u64, (k * INSTRUCTION) as u64));
+    }
+    Some(Moves::Rewritten { relocated: pairs })
+}
+
 fn word(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default())
 }
@@ -219,18 +273,26 @@ impl Editor<'_> {
         shoff.checked_add((i as u64).checked_mul(u64::from(entsize))?)
     }
 
-    /// Applies `s` to function section `text` (finalizer's section
-    /// `fin_text` of cubin `fin`): every edit, or None with nothing
-    /// trusted (the caller drops the bytes) when a check fails.
-    pub fn shrink(&mut self, text: usize, s: &Shrink, new_code: &[u8], fin: &Cubin<'_>) -> Result<(), String> {
+    /// Applies `moves` to function section `text`, whose code becomes
+    /// `new_code` (from section `.text.<f>` of the finalizer's output
+    /// `fin`): every edit, or Err with nothing to trust (the caller drops
+    /// the bytes) when a check fails.
+    pub fn relayout(&mut self, text: usize, moves: &Moves, new_code: &[u8], fin: &Cubin<'_>) -> Result<(), String> {
         let c = self.cubin;
         let sec = c.sections.get(text).ok_or("no such section")?;
         let name = sec.name.strip_prefix(".text.").ok_or("not a function's code")?;
+        let (old_len, new_len) = (sec.data.len() as u64, new_code.len() as u64);
+        let place = |off: u64| moves.place(off, old_len, new_len);
+        let unplaced = || "an offset into it has no place in the new code".to_string();
         // The code and its size.
         let at = *self.offsets.get(text).ok_or(BAD)?;
-        self.put(at, new_code).ok_or(BAD)?;
-        let size_at = self.header(text).ok_or(BAD)? + 0x20;
-        self.put(size_at, &(new_code.len() as u64).to_le_bytes()).ok_or(BAD)?;
+        if new_len > old_len {
+            self.replace_section(text, new_code)?;
+        } else {
+            self.put(at, new_code).ok_or(BAD)?;
+            let size_at = self.header(text).ok_or(BAD)? + 0x20;
+            self.put(size_at, &new_len.to_le_bytes()).ok_or(BAD)?;
+        }
         // Symbols in the function: value and size.
         let symtab = c.sections.iter().position(|x| x.sh_type == SHT_SYMTAB).ok_or(BAD)?;
         let symtab_at = *self.offsets.get(symtab).ok_or(BAD)?;
@@ -238,7 +300,8 @@ impl Editor<'_> {
             if y.shndx as usize != text || k == 0 {
                 continue;
             }
-            let (v, e) = (s.map(y.value), s.map(y.value.saturating_add(y.size)));
+            let v = place(y.value).ok_or_else(unplaced)?;
+            let e = place(y.value.saturating_add(y.size)).ok_or_else(unplaced)?;
             let at = symtab_at + k as u64 * 24;
             self.put(at + 8, &v.to_le_bytes()).ok_or(BAD)?;
             self.put(at + 16, &(e - v).to_le_bytes()).ok_or(BAD)?;
@@ -247,11 +310,9 @@ impl Editor<'_> {
         let (_, f) = fin
             .symbol_by_name(name)
             .ok_or("the finalizer's output has no such symbol")?;
-        let (_, own) = c.symbol_by_name(name).ok_or(BAD)?;
-        if s.map(own.size) != f.size {
+        if new_len != f.size {
             return Err(format!(
-                "its size would be {:#x}, the finalizer's is {:#x}",
-                s.map(own.size),
+                "its size would be {new_len:#x}, the finalizer's is {:#x}",
                 f.size
             ));
         }
@@ -267,25 +328,27 @@ impl Editor<'_> {
             for (k, x) in rs.relocs.iter().enumerate() {
                 let at = base + k as u64 * entsize;
                 if rs.info as usize == text {
-                    self.put(at, &s.map(x.offset).to_le_bytes()).ok_or(BAD)?;
+                    let to = moves.instruction(x.offset).ok_or_else(unplaced)?;
+                    self.put(at, &to.to_le_bytes()).ok_or(BAD)?;
                 }
                 let y = symbols.get(x.sym as usize).ok_or(BAD)?;
                 if rs.sh_type == SHT_RELA && y.shndx as usize == text && x.addend != 0 {
                     let from = y.value.wrapping_add(x.addend as u64);
-                    let addend = s.map(from).wrapping_sub(s.map(y.value)) as i64;
-                    self.put(at + 16, &addend.to_le_bytes()).ok_or(BAD)?;
+                    let (a, b) = (place(from).ok_or_else(unplaced)?, place(y.value).ok_or_else(unplaced)?);
+                    self.put(at + 16, &(a.wrapping_sub(b) as i64).to_le_bytes())
+                        .ok_or(BAD)?;
                 }
             }
         }
-        self.nv_info(text, s, fin)?;
-        self.frame(text, s, f.size)
+        self.nv_info(text, moves, fin)?;
+        self.frame(text, moves, new_len, fin)
             .ok_or("its .debug_frame entry cannot be moved")?;
         self.capsule(name, fin)
     }
 
     /// `.nv.info.<f>`'s instruction-offset lists, which must then be the
     /// finalizer's.
-    fn nv_info(&mut self, text: usize, s: &Shrink, fin: &Cubin<'_>) -> Result<(), String> {
+    fn nv_info(&mut self, text: usize, moves: &Moves, fin: &Cubin<'_>) -> Result<(), String> {
         let c = self.cubin;
         let Some(i) = c
             .sections
@@ -296,6 +359,14 @@ impl Editor<'_> {
         };
         let sec = &c.sections[i];
         let mut info = NvInfo::decode(&sec.data).map_err(|e| e.to_string())?;
+        let theirs = fin
+            .section_by_name(&sec.name)
+            .and_then(|(_, x)| NvInfo::decode(&x.data).ok());
+        let their_words = |attr: u8| {
+            theirs
+                .as_ref()
+                .and_then(|t| t.find(attr).next().and_then(|x| x.block().map(|b| b.words())))
+        };
         for e in &mut info.entries {
             if !OFFSET_LISTS.contains(&e.attr) {
                 continue;
@@ -303,12 +374,15 @@ impl Editor<'_> {
             let Some(old) = e.block().map(|b| b.words()) else {
                 continue;
             };
-            let words: Vec<u32> = old.iter().map(|&w| s.map(u64::from(w)) as u32).collect();
+            let words: Vec<u32> = match moves {
+                Moves::Shrunk(s) => old.iter().map(|&w| s.map(u64::from(w)) as u32).collect(),
+                // Code written anew: the finalizer's list, of as many offsets.
+                Moves::Rewritten { .. } => their_words(e.attr)
+                    .filter(|w| w.len() == old.len())
+                    .ok_or_else(|| format!("its {} has no counterpart", e.attr_name()))?,
+            };
             *e = nvinfo::Entry::sval_words(e.attr, &words);
         }
-        let theirs = fin
-            .section_by_name(&sec.name)
-            .and_then(|(_, x)| NvInfo::decode(&x.data).ok());
         for e in &info.entries {
             if UNMOVED.contains(&e.attr) {
                 return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
@@ -330,7 +404,7 @@ impl Editor<'_> {
 
     /// The function's `.debug_frame` entry: its address range becomes the
     /// new size and each advance of its program moves with the code.
-    fn frame(&mut self, text: usize, s: &Shrink, new_size: u64) -> Option<()> {
+    fn frame(&mut self, text: usize, moves: &Moves, new_size: u64, fin: &Cubin<'_>) -> Option<()> {
         let c = self.cubin;
         let Some((fi, frame)) = c.section_by_name(".debug_frame") else {
             return Some(());
@@ -364,18 +438,31 @@ impl Editor<'_> {
             let cie = usize::try_from(word(d, fde + 12)).ok()?;
             let align = code_alignment(d, cie)?;
             self.put(frame_at + loc + 8, &new_size.to_le_bytes())?;
-            for (at, how, new) in advances(d.get(..end)?, fde + 36, align, s)? {
-                let at = frame_at + at as u64;
-                match how {
-                    Delta::Packed => self.put(at, &[0x40 | new as u8])?,
-                    Delta::Bytes(w) => self.put(at, &new.to_le_bytes()[..w])?,
+            match moves {
+                Moves::Shrunk(s) => {
+                    for (at, how, new) in advances(d.get(..end)?, fde + 36, align, s)? {
+                        let at = frame_at + at as u64;
+                        match how {
+                            Delta::Packed => self.put(at, &[0x40 | new as u8])?,
+                            Delta::Bytes(w) => self.put(at, &new.to_le_bytes()[..w])?,
+                        }
+                    }
+                }
+                // Code written anew: the finalizer's program, of as many bytes.
+                Moves::Rewritten { .. } => {
+                    let name = c.sections.get(text)?.name.strip_prefix(".text.")?;
+                    let theirs = fde_program(fin, name)?;
+                    if theirs.len() != end - (fde + 36) {
+                        return None;
+                    }
+                    self.put(frame_at + (fde + 36) as u64, &theirs)?;
                 }
             }
         }
         Some(())
     }
 
-    /// The Mercury capsule: the finalizer's bytes, when the sizes agree.
+    /// The Mercury capsule: the finalizer's bytes.
     fn capsule(&mut self, name: &str, fin: &Cubin<'_>) -> Result<(), String> {
         let capsule = format!(".nv.capmerc.text.{name}");
         let Some((i, own)) = self.cubin.section_by_name(&capsule) else {
@@ -384,15 +471,35 @@ impl Editor<'_> {
         let (_, theirs) = fin
             .section_by_name(&capsule)
             .ok_or("the finalizer's output has no capsule")?;
-        if theirs.data.len() > own.data.len() {
-            return Err("the finalizer's capsule is larger".into());
+        if theirs.data != own.data {
+            self.replace_section(i, &theirs.data)?;
         }
-        let at = *self.offsets.get(i).ok_or(BAD)?;
-        self.put(at, &theirs.data).ok_or(BAD)?;
-        let size_at = self.header(i).ok_or(BAD)? + 0x20;
-        self.put(size_at, &(theirs.data.len() as u64).to_le_bytes())
-            .ok_or_else(|| BAD.into())
+        Ok(())
     }
+}
+
+/// The call-frame program of function `name`'s FDE in `c`'s `.debug_frame`
+/// (after its address range), found by the R_CUDA_64 record against it.
+fn fde_program(c: &Cubin<'_>, name: &str) -> Option<Vec<u8>> {
+    let (fi, frame) = c.section_by_name(".debug_frame")?;
+    let loc = c
+        .sections
+        .iter()
+        .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
+        .flat_map(|r| {
+            let symbols = c.symbols_for(r);
+            r.relocs
+                .iter()
+                .filter(move |x| x.rtype == R_CUDA_64 && symbols.get(x.sym as usize).is_some_and(|y| y.name == name))
+        })
+        .map(|x| x.offset)
+        .next()?;
+    let d = &frame.data;
+    let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
+    let end = fde
+        .checked_add(12)?
+        .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
+    d.get(fde + 36..end).map(<[u8]>::to_vec)
 }
 
 /// The code alignment factor of the 64-bit CIE at `cie`.

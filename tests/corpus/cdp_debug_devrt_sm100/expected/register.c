@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(@CASEDIR@_dp_cubin)
+DEFINE_REGISTER_FUNC(_0afad4c0_22_cuda_device_runtime_cu_f78b5b52_735892)
