@@ -123,31 +123,55 @@ impl Finalizer {
         })
     }
 
-    /// Re-finalizes every input, in parallel (a child process each); one outcome per input.
+    /// Re-finalizes every input, in parallel (a child process each); one
+    /// outcome per input. An input that calls into another cannot be
+    /// linked alone (an undefined reference): those take their code from
+    /// one link of all the inputs together, function by function where
+    /// the function's name is unique there.
     pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
-        inputs.par_iter().map(|(name, data)| self.input(name, data)).collect()
+        let alone: Vec<Result<Vec<u8>, String>> = inputs
+            .par_iter()
+            .map(|&(name, data)| self.link(&[(name, data)]))
+            .collect();
+        let undefined = |r: &Result<Vec<u8>, String>| r.as_ref().is_err_and(|e| e.contains("Undefined reference"));
+        let together = alone
+            .iter()
+            .any(undefined)
+            .then(|| self.link(inputs))
+            .and_then(Result::ok);
+        inputs
+            .par_iter()
+            .zip(alone.par_iter())
+            .map(|(&(_, data), own)| match (own, &together) {
+                (Ok(out), _) => apply(data, out, false),
+                (Err(_), Some(all)) if undefined(own) => apply(data, all, true),
+                (Err(e), _) => Outcome::Kept(e.clone()),
+            })
+            .collect()
     }
 
-    /// Links one input alone and takes the control fields of its functions.
+    /// Links one input alone (with libcudadevrt when it has to), as
+    /// `input` does.
     pub fn input(&self, name: &str, data: &[u8]) -> Outcome {
-        let Ok(cubin) = read::parse(data) else {
-            return Outcome::Kept("the input does not parse".into());
-        };
-        let offsets = read::section_offsets(data);
-        let code: Vec<usize> = (0..cubin.sections.len())
-            .filter(|&i| {
-                let s = &cubin.sections[i];
-                s.sh_type == SHT_PROGBITS && s.flags & SHF_EXECINSTR != 0 && s.name.starts_with(".text.")
+        match self.link(&[(name, data)]) {
+            Ok(out) => apply(data, &out, false),
+            Err(e) => Outcome::Kept(e),
+        }
+    }
+
+    /// nvJitLink's cubin for `cubins` linked together with libcudadevrt,
+    /// or without it when that fails (libcudadevrt's own member cannot be
+    /// linked with libcudadevrt: "conflicting crs_stack attribute"); Err
+    /// says why there is none.
+    fn link(&self, cubins: &[(&str, &[u8])]) -> Result<Vec<u8>, String> {
+        let mut inputs: Vec<nvjitlink::Input<'_>> = cubins
+            .iter()
+            .map(|&(name, data)| nvjitlink::Input {
+                kind: nvjitlink::INPUT_CUBIN,
+                data,
+                name,
             })
             .collect();
-        if code.is_empty() {
-            return Outcome::Unchanged;
-        }
-        let mut inputs = vec![nvjitlink::Input {
-            kind: nvjitlink::INPUT_CUBIN,
-            data,
-            name,
-        }];
         if let Some(lib) = &self.devrt {
             inputs.push(nvjitlink::Input {
                 kind: nvjitlink::INPUT_LIBRARY,
@@ -155,52 +179,75 @@ impl Finalizer {
                 name: "libcudadevrt.a",
             });
         }
-        let mut linked = match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
-            Ok(l) => l,
-            Err(e) => return Outcome::Kept(e.to_string()),
-        };
-        // libcudadevrt's own member cannot be linked with libcudadevrt
-        // ("conflicting crs_stack attribute"): alone, then.
-        if linked.code != 0 && inputs.len() > 1 {
-            inputs.truncate(1);
-            match nvjitlink::link_in_child(&self.library, &self.options, &inputs, false) {
-                Ok(l) if l.code == 0 => linked = l,
-                Ok(_) => {}
-                Err(e) => return Outcome::Kept(e.to_string()),
+        let mut linked =
+            nvjitlink::link_in_child(&self.library, &self.options, &inputs, false).map_err(|e| e.to_string())?;
+        if linked.code != 0 && self.devrt.is_some() {
+            inputs.pop();
+            let again =
+                nvjitlink::link_in_child(&self.library, &self.options, &inputs, false).map_err(|e| e.to_string())?;
+            if again.code == 0 {
+                linked = again;
             }
         }
-        let Some(out) = linked.output.filter(|_| linked.code == 0) else {
+        linked.output.filter(|_| linked.code == 0).ok_or_else(|| {
             let first = linked.error_log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            return Outcome::Kept(format!(
-                "nvJitLink could not link it alone (error {}): {first}",
-                linked.code
-            ));
-        };
-        let Ok(finalized) = read::parse(&out) else {
-            return Outcome::Kept("nvJitLink's cubin does not parse".into());
-        };
-        let debug = self.options.iter().any(|o| o == "-g");
-        let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking, debug);
-        // Where the line tables of the functions shortened cannot follow,
-        // no function is shortened.
-        let (new, functions, mut skipped) = take(true)
-            .or_else(|why| {
-                take(false).map(|(n, f, mut s)| {
-                    s.push(why);
-                    (n, f, s)
-                })
+            let what = if cubins.len() == 1 {
+                "it alone"
+            } else {
+                "the inputs together"
+            };
+            format!("nvJitLink could not link {what} (error {}): {first}", linked.code)
+        })
+    }
+}
+
+/// The outcome of taking from `out` (nvJitLink's cubin) what it changed in
+/// input `data`; with `shared`, `out` links other inputs too and only
+/// functions whose name is unique in it are taken.
+fn apply(data: &[u8], out: &[u8], shared: bool) -> Outcome {
+    let Ok(cubin) = read::parse(data) else {
+        return Outcome::Kept("the input does not parse".into());
+    };
+    let offsets = read::section_offsets(data);
+    let Ok(finalized) = read::parse(out) else {
+        return Outcome::Kept("nvJitLink's cubin does not parse".into());
+    };
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for x in &finalized.sections {
+        *seen.entry(x.name.as_str()).or_default() += 1;
+    }
+    let code: Vec<usize> = (0..cubin.sections.len())
+        .filter(|&i| {
+            let s = &cubin.sections[i];
+            s.sh_type == SHT_PROGBITS
+                && s.flags & SHF_EXECINSTR != 0
+                && s.name.starts_with(".text.")
+                && (!shared || seen.get(s.name.as_str()) == Some(&1))
+        })
+        .collect();
+    if code.is_empty() {
+        return Outcome::Unchanged;
+    }
+    let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking);
+    // Where the line tables of the functions shortened cannot follow, no
+    // function is shortened.
+    let (new, functions, mut skipped) = take(true)
+        .or_else(|why| {
+            take(false).map(|(n, f, mut s)| {
+                s.push(why);
+                (n, f, s)
             })
-            .unwrap_or_else(|why| (Vec::new(), Vec::new(), vec![why]));
-        if functions.is_empty() && skipped.is_empty() {
-            Outcome::Unchanged
-        } else if functions.is_empty() {
-            Outcome::Kept(std::mem::take(&mut skipped).join("; "))
-        } else {
-            Outcome::Changed {
-                data: new,
-                functions,
-                skipped,
-            }
+        })
+        .unwrap_or_else(|why| (Vec::new(), Vec::new(), vec![why]));
+    if functions.is_empty() && skipped.is_empty() {
+        Outcome::Unchanged
+    } else if functions.is_empty() {
+        Outcome::Kept(std::mem::take(&mut skipped).join("; "))
+    } else {
+        Outcome::Changed {
+            data: new,
+            functions,
+            skipped,
         }
     }
 }
@@ -220,7 +267,6 @@ fn take(
     code: &[usize],
     finalized: &Cubin<'_>,
     shrinking: bool,
-    debug: bool,
 ) -> Result<Taken, String> {
     let mut new = data.to_vec();
     let mut functions: Vec<Function> = Vec::new();
@@ -256,9 +302,14 @@ fn take(
             let (moves, code) = if let Some(plan) = shrink::plan(&s.data, &f.data) {
                 let code = shrink::code(&plan, &s.data, &f.data, &relocated);
                 (shrink::Moves::Shrunk(plan), code)
-            } else if debug && let Some(m) = shrink::rewritten(&s.data, &f.data, &relocated) {
+            } else if let Some(m) = shrink::rewritten(&s.data, &f.data, &relocated) {
                 (m, f.data.to_vec())
             } else {
+                skipped.push(format!(
+                    "function {}: the finalizer's code differs, and not all of its {} relocated instructions can be placed in it",
+                    &s.name[".text.".len()..],
+                    relocated.len()
+                ));
                 continue;
             };
             let before = new.clone();

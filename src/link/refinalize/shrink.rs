@@ -95,7 +95,12 @@ impl Shrink {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Moves {
     Shrunk(Shrink),
-    Rewritten { relocated: Vec<(u64, u64)> },
+    /// `in_place`: as long as before, every relocated instruction where it
+    /// was; every offset then keeps its place.
+    Rewritten {
+        relocated: Vec<(u64, u64)>,
+        in_place: bool,
+    },
 }
 
 impl Moves {
@@ -103,7 +108,7 @@ impl Moves {
     fn instruction(&self, off: u64) -> Option<u64> {
         match self {
             Moves::Shrunk(s) => Some(s.map(off)),
-            Moves::Rewritten { relocated } => relocated.iter().find(|p| p.0 == off).map(|p| p.1),
+            Moves::Rewritten { relocated, .. } => relocated.iter().find(|p| p.0 == off).map(|p| p.1),
         }
     }
 
@@ -112,6 +117,7 @@ impl Moves {
     fn place(&self, off: u64, old_len: u64, new_len: u64) -> Option<u64> {
         match self {
             Moves::Shrunk(s) => Some(s.map(off)),
+            Moves::Rewritten { in_place: true, .. } => Some(off),
             Moves::Rewritten { .. } => match off {
                 0 => Some(0),
                 x if x == old_len => Some(new_len),
@@ -123,15 +129,22 @@ impl Moves {
 
 /// Where the instructions that relocations patch (old offsets
 /// `relocated`) of `code` are in `finalized`, code written anew: each one
-/// at the one instruction of `finalized` with the same bits outside its
-/// upper 32 (where a 32-bit immediate lies) and the control field; None
-/// when one has no such instruction or several.
+/// where it was if `finalized` has the same bits there outside its upper
+/// 32 (where a 32-bit immediate lies) and the control field (ptxas 13.0's
+/// sm_120 code, whose `IADD3`s nvlink 13.5 writes as `IADD`), else at the
+/// one instruction of `finalized` with those bits; None when one has no
+/// such place or several.
 pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Moves> {
     let key = |b: &[u8], at: usize| (word(b, at) & 0xffff_ffff, word(b, at + 8) & BELOW_CONTROL);
     let mut pairs = Vec::new();
     for &n in relocated {
         let at = usize::try_from(n).ok()? * INSTRUCTION;
         let want = key(code, code.get(at..at + INSTRUCTION).map(|_| at)?);
+        // Where it was, if it is there; else the one place that has it.
+        if finalized.get(at..at + INSTRUCTION).is_some() && key(finalized, at) == want {
+            pairs.push((at as u64, at as u64));
+            continue;
+        }
         let mut found = (0..finalized.len() / INSTRUCTION).filter(|&k| key(finalized, k * INSTRUCTION) == want);
         let k = found.next()?;
         if found.next().is_some() {
@@ -139,7 +152,11 @@ pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Mov
         }
         pairs.push((at as u64, (k * INSTRUCTION) as u64));
     }
-    Some(Moves::Rewritten { relocated: pairs })
+    let in_place = code.len() == finalized.len() && pairs.iter().all(|p| p.0 == p.1);
+    Some(Moves::Rewritten {
+        relocated: pairs,
+        in_place,
+    })
 }
 
 fn word(b: &[u8], at: usize) -> u64 {
@@ -384,7 +401,8 @@ impl Editor<'_> {
             *e = nvinfo::Entry::sval_words(e.attr, &words);
         }
         for e in &info.entries {
-            if UNMOVED.contains(&e.attr) {
+            let in_place = matches!(moves, Moves::Rewritten { in_place: true, .. });
+            if UNMOVED.contains(&e.attr) && !in_place {
                 return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
             }
             let found = theirs.as_ref().and_then(|t| t.find(e.attr).next());
