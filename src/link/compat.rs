@@ -229,6 +229,12 @@ impl CompatMerge {
     }
 
     /// The output's attributes in nvlink's order, for a link into `target`.
+    /// The inputs' CAN_FASTPATH_FINALIZE merged (bitwise and), when one
+    /// had it.
+    pub fn inputs_fastpath(&self) -> Option<&[u8]> {
+        self.fastpath.as_deref()
+    }
+
     pub fn entries(&self, target: Option<&Profile>) -> Vec<CompatEntry> {
         let mut order = vec![code::CUDA_ACCELERATOR_TARGET];
         if self.inputs == 0 {

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_ca451c9f_8_scale_cu_a100d016)
+DEFINE_REGISTER_FUNC(_effe7aee_7_call_cu_1efa1a85)
