@@ -336,14 +336,17 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         // ptxas writes 9 for sm_100a code (as for sm_100) but 0x10 for
         // sm_120a code, which nvlink keeps (fastpath_native_sm120a); with
         // no code left the target's 0x50 stays.
-        if target.is_some_and(|t| t.is_accelerated() && t.is_mercury()) && native && code && !foreign {
-            if let Some(own) = st.compat.inputs_fastpath() {
-                for e in entries
-                    .iter_mut()
-                    .filter(|e| e.attr == crate::cubin::compat::code::CAN_FASTPATH_FINALIZE)
-                {
-                    e.value = crate::cubin::nvinfo::Value::Block(crate::cubin::nvinfo::plain_block(own));
-                }
+        if target.is_some_and(|t| t.is_accelerated() && t.is_mercury())
+            && native
+            && code
+            && !foreign
+            && let Some(own) = st.compat.inputs_fastpath()
+        {
+            for e in entries
+                .iter_mut()
+                .filter(|e| e.attr == crate::cubin::compat::code::CAN_FASTPATH_FINALIZE)
+            {
+                e.value = crate::cubin::nvinfo::Value::Block(crate::cubin::nvinfo::plain_block(own));
             }
         }
         let c = Compat {
