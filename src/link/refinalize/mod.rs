@@ -129,9 +129,14 @@ impl Finalizer {
     /// one link of all the inputs together, function by function where
     /// the function's name is unique there.
     pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
+        let calls_out = calls_into_others(inputs);
         let alone: Vec<Result<Vec<u8>, String>> = inputs
             .par_iter()
-            .map(|&(name, data)| self.link(&[(name, data)]))
+            .zip(&calls_out)
+            .map(|(&(name, data), out)| match out {
+                Some(f) => Err(format!("Undefined reference to '{f}' (defined by another input)")),
+                None => self.link(&[(name, data)]),
+            })
             .collect();
         let undefined = |r: &Result<Vec<u8>, String>| r.as_ref().is_err_and(|e| e.contains("Undefined reference"));
         let together = alone
@@ -181,7 +186,7 @@ impl Finalizer {
         }
         let mut linked =
             nvjitlink::link_in_child(&self.library, &self.options, &inputs, false).map_err(|e| e.to_string())?;
-        if linked.code != 0 && self.devrt.is_some() {
+        if linked.code != 0 && self.devrt.is_some() && !linked.error_log.contains("Undefined reference") {
             inputs.pop();
             let again =
                 nvjitlink::link_in_child(&self.library, &self.options, &inputs, false).map_err(|e| e.to_string())?;
@@ -199,6 +204,35 @@ impl Finalizer {
             format!("nvJitLink could not link {what} (error {}): {first}", linked.code)
         })
     }
+}
+
+/// For each input, a global symbol it leaves undefined that another input
+/// defines, if any: nvJitLink cannot link that input alone.
+fn calls_into_others<'a>(inputs: &[(&str, &'a [u8])]) -> Vec<Option<String>> {
+    use crate::cubin::consts::{SHN_UNDEF, STB_LOCAL};
+    let parsed: Vec<Option<Cubin<'a>>> = inputs.par_iter().map(|(_, d)| read::parse(d).ok()).collect();
+    let mut defined: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, c) in parsed.iter().enumerate() {
+        for y in c.iter().flat_map(|c| &c.symbols) {
+            if y.shndx != SHN_UNDEF && y.binding != STB_LOCAL && !y.name.is_empty() {
+                defined.entry(y.name.as_str()).or_insert(i);
+            }
+        }
+    }
+    parsed
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.iter()
+                .flat_map(|c| &c.symbols)
+                .find(|y| {
+                    y.shndx == SHN_UNDEF
+                        && y.binding != STB_LOCAL
+                        && defined.get(y.name.as_str()).is_some_and(|&d| d != i)
+                })
+                .map(|y| y.name.clone())
+        })
+        .collect()
 }
 
 /// The outcome of taking from `out` (nvJitLink's cubin) what it changed in
