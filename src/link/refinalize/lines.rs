@@ -11,7 +11,7 @@ use crate::cubin::consts::{SHT_REL, SHT_RELA};
 use crate::cubin::model::Cubin;
 use crate::link::line_order::{LINE_TABLES, sequence_at};
 
-use super::shrink::Editor;
+use super::edit::Editor;
 
 /// Where each function's sequence starts in line table `table` of `c`:
 /// the `DW_LNE_set_address` operand a relocation against the function

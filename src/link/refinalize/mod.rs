@@ -32,6 +32,7 @@
 //! points into the function. Without nvJitLink, or where a check fails,
 //! the code stays as ptxas wrote it: valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
 
+mod edit;
 mod lines;
 mod shrink;
 
@@ -347,7 +348,7 @@ fn take(
                 continue;
             };
             let before = new.clone();
-            let mut editor = shrink::Editor {
+            let mut editor = edit::Editor {
                 cubin,
                 offsets,
                 data: &mut new,
@@ -380,7 +381,7 @@ fn take(
         .map(|f| f.name.clone())
         .collect();
     if !shrunk.is_empty() {
-        let mut editor = shrink::Editor {
+        let mut editor = edit::Editor {
             cubin,
             offsets,
             data: &mut new,

@@ -5,20 +5,9 @@
 //! no longer needed (corpus README observation 141). Everything that
 //! holds an offset into the function moves with its instruction.
 //!
-//! The input's bytes are edited in place, before the merge, as nvlink's
-//! finalizer leaves the function: the code shrinks (section size), and so
-//! do the function's symbols; its relocations move; the instruction
-//! offsets of its `.nv.info.<f>` (EXIT_INSTR_OFFSETS, …) and of its
-//! `.debug_frame` entry (address range, advances) follow; the Mercury
-//! capsule takes the finalizer's bytes (its `MEMBAR`s no longer ask for
-//! the dummy loads). The Mercury side (relocations, `.nv.merc.*`) counts
-//! in capsule offsets and does not move. Every step is checked against
-//! the finalizer's own output; a function whose check fails keeps ptxas's
-//! code.
-
-use crate::cubin::consts::{SHT_CUDA_INFO, SHT_REL, SHT_RELA, SHT_SYMTAB};
-use crate::cubin::model::Cubin;
-use crate::cubin::nvinfo::{self, NvInfo};
+//! `Moves` says where each offset of the old code went, for `edit`, which
+//! changes the input's bytes accordingly. It also covers code the
+//! finalizer wrote anew (`rewritten`).
 
 use super::{BELOW_CONTROL, INSTRUCTION};
 
@@ -31,19 +20,6 @@ const MEMBAR: u64 = 0x992;
 const MEMBAR_CTA: u64 = 0x8000;
 /// `NOP`, likewise.
 const NOP: (u64, u64) = (0x7918, 0);
-/// The instruction-offset lists of `.nv.info.<f>` (one 32-bit code offset
-/// per word): EXIT, S2RCTAID, LD_CACHEMOD, ATOM_SYS, COOP_GROUP,
-/// ATOMF16_EMUL, INT_WARP_WIDE, IGNOREOOB_CP_ASYNC_BULK.
-const OFFSET_LISTS: &[u8] = &[0x1c, 0x1d, 0x25, 0x27, 0x28, 0x2d, 0x31, 0x65];
-/// Attributes that hold code offsets in another layout (BINDLESS_IMAGE,
-/// INDIRECT_BRANCH_TARGETS, MBARRIER, COROUTINE_RESUME_ID, SYSCALL,
-/// STACK_CANARY_TRAP, LOCAL_CTA_ASYNC_STORE, INSTR_OFFSETS): a function
-/// that has one keeps its code.
-const UNMOVED: &[u8] = &[0x14, 0x34, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
-/// What an edit says when the input's own headers do not hold.
-const BAD: &str = "the input's headers do not hold";
-/// R_CUDA_64: an FDE's initial location.
-const R_CUDA_64: u32 = 2;
 
 /// Which instructions of a function stay: the old index of each
 /// instruction of its code kept, in order, before the padding (the `NOP`s
@@ -105,16 +81,19 @@ pub enum Moves {
 
 impl Moves {
     /// Where the instruction at old offset `off` is now.
-    fn instruction(&self, off: u64) -> Option<u64> {
+    pub(super) fn instruction(&self, off: u64) -> Option<u64> {
         match self {
             Moves::Shrunk(s) => Some(s.map(off)),
-            Moves::Rewritten { relocated, .. } => relocated.iter().find(|p| p.0 == off).map(|p| p.1),
+            Moves::Rewritten { relocated, .. } => {
+                let (start, within) = (off & !(INSTRUCTION as u64 - 1), off % INSTRUCTION as u64);
+                relocated.iter().find(|p| p.0 == start).map(|p| p.1 + within)
+            }
         }
     }
 
     /// Where byte `off` of the old code is now (an address, not only an
     /// instruction): the end of the function is the new end.
-    fn place(&self, off: u64, old_len: u64, new_len: u64) -> Option<u64> {
+    pub(super) fn place(&self, off: u64, old_len: u64, new_len: u64) -> Option<u64> {
         match self {
             Moves::Shrunk(s) => Some(s.map(off)),
             Moves::Rewritten { in_place: true, .. } => Some(off),
@@ -159,7 +138,7 @@ pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Mov
     })
 }
 
-fn word(b: &[u8], at: usize) -> u64 {
+pub(super) fn word(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default())
 }
 
@@ -239,383 +218,6 @@ pub fn code(s: &Shrink, code: &[u8], finalized: &[u8], relocated: &[u64]) -> Vec
         }
     }
     out
-}
-
-/// Input bytes being edited: the parsed input and where its sections and
-/// section headers are.
-pub struct Editor<'a> {
-    pub cubin: &'a Cubin<'a>,
-    pub offsets: &'a [u64],
-    pub data: &'a mut Vec<u8>,
-}
-
-impl Editor<'_> {
-    /// Writes the offset field of the relocation at `entry` bytes into
-    /// relocation section `r`.
-    pub fn put_record_offset(&mut self, r: usize, entry: u64, offset: u64) -> Result<(), String> {
-        let at = self.offsets.get(r).ok_or(BAD)? + entry;
-        self.put(at, &offset.to_le_bytes()).ok_or_else(|| BAD.into())
-    }
-
-    /// Gives section `i` the bytes `new`: where it was when they fit,
-    /// else at the end of the file.
-    pub fn replace_section(&mut self, i: usize, new: &[u8]) -> Result<(), String> {
-        let old = self.cubin.sections.get(i).ok_or(BAD)?.data.len();
-        let header = self.header(i).ok_or(BAD)?;
-        let at = if new.len() <= old {
-            *self.offsets.get(i).ok_or(BAD)?
-        } else {
-            let at = self.data.len().next_multiple_of(8);
-            self.data.resize(at + new.len(), 0);
-            self.put(header + 0x18, &(at as u64).to_le_bytes()).ok_or(BAD)?;
-            at as u64
-        };
-        self.put(at, new).ok_or(BAD)?;
-        self.put(header + 0x20, &(new.len() as u64).to_le_bytes())
-            .ok_or_else(|| BAD.into())
-    }
-
-    fn put(&mut self, at: u64, bytes: &[u8]) -> Option<()> {
-        let at = usize::try_from(at).ok()?;
-        self.data
-            .get_mut(at..at.checked_add(bytes.len())?)?
-            .copy_from_slice(bytes);
-        Some(())
-    }
-
-    /// Where section header `i` is.
-    fn header(&self, i: usize) -> Option<u64> {
-        let shoff = word(self.data, 0x28);
-        let entsize = u16::from_le_bytes(self.data.get(0x3a..0x3c)?.try_into().ok()?);
-        shoff.checked_add((i as u64).checked_mul(u64::from(entsize))?)
-    }
-
-    /// Applies `moves` to function section `text`, whose code becomes
-    /// `new_code` (from section `.text.<f>` of the finalizer's output
-    /// `fin`): every edit, or Err with nothing to trust (the caller drops
-    /// the bytes) when a check fails.
-    pub fn relayout(&mut self, text: usize, moves: &Moves, new_code: &[u8], fin: &Cubin<'_>) -> Result<(), String> {
-        let c = self.cubin;
-        let sec = c.sections.get(text).ok_or("no such section")?;
-        let name = sec.name.strip_prefix(".text.").ok_or("not a function's code")?;
-        let (old_len, new_len) = (sec.data.len() as u64, new_code.len() as u64);
-        let place = |off: u64| moves.place(off, old_len, new_len);
-        let unplaced = || "an offset into it has no place in the new code".to_string();
-        // The code and its size.
-        let at = *self.offsets.get(text).ok_or(BAD)?;
-        if new_len > old_len {
-            self.replace_section(text, new_code)?;
-        } else {
-            self.put(at, new_code).ok_or(BAD)?;
-            let size_at = self.header(text).ok_or(BAD)? + 0x20;
-            self.put(size_at, &new_len.to_le_bytes()).ok_or(BAD)?;
-        }
-        // Symbols in the function: value and size.
-        let symtab = c.sections.iter().position(|x| x.sh_type == SHT_SYMTAB).ok_or(BAD)?;
-        let symtab_at = *self.offsets.get(symtab).ok_or(BAD)?;
-        for (k, y) in c.symbols.iter().enumerate() {
-            if y.shndx as usize != text || k == 0 {
-                continue;
-            }
-            let v = place(y.value).ok_or_else(unplaced)?;
-            let e = place(y.value.saturating_add(y.size)).ok_or_else(unplaced)?;
-            let at = symtab_at + k as u64 * 24;
-            self.put(at + 8, &v.to_le_bytes()).ok_or(BAD)?;
-            self.put(at + 16, &(e - v).to_le_bytes()).ok_or(BAD)?;
-        }
-        // The function symbol's size is the finalizer's.
-        let (_, f) = fin
-            .symbol_by_name(name)
-            .ok_or("the finalizer's output has no such symbol")?;
-        if new_len != f.size {
-            return Err(format!(
-                "its size would be {new_len:#x}, the finalizer's is {:#x}",
-                f.size
-            ));
-        }
-        // Relocations: those that patch the function move; those against
-        // a place in it (section symbol + addend) follow it.
-        for (r, rs) in c.sections.iter().enumerate() {
-            if !matches!(rs.sh_type, SHT_REL | SHT_RELA) || rs.name.starts_with(".nv.merc.") {
-                continue;
-            }
-            let entsize: u64 = if rs.sh_type == SHT_RELA { 24 } else { 16 };
-            let base = *self.offsets.get(r).ok_or(BAD)?;
-            let symbols = c.symbols_for(rs);
-            for (k, x) in rs.relocs.iter().enumerate() {
-                let at = base + k as u64 * entsize;
-                if rs.info as usize == text {
-                    let to = moves.instruction(x.offset).ok_or_else(unplaced)?;
-                    self.put(at, &to.to_le_bytes()).ok_or(BAD)?;
-                }
-                let y = symbols.get(x.sym as usize).ok_or(BAD)?;
-                if rs.sh_type == SHT_RELA && y.shndx as usize == text && x.addend != 0 {
-                    let from = y.value.wrapping_add(x.addend as u64);
-                    let (a, b) = (place(from).ok_or_else(unplaced)?, place(y.value).ok_or_else(unplaced)?);
-                    self.put(at + 16, &(a.wrapping_sub(b) as i64).to_le_bytes())
-                        .ok_or(BAD)?;
-                }
-            }
-        }
-        self.nv_info(text, moves, fin)?;
-        self.frame(text, moves, new_len, fin)
-            .ok_or("its .debug_frame entry cannot be moved")?;
-        self.capsule(name, fin)
-    }
-
-    /// `.nv.info.<f>`'s instruction-offset lists, which must then be the
-    /// finalizer's.
-    fn nv_info(&mut self, text: usize, moves: &Moves, fin: &Cubin<'_>) -> Result<(), String> {
-        let c = self.cubin;
-        let Some(i) = c
-            .sections
-            .iter()
-            .position(|x| x.sh_type == SHT_CUDA_INFO && x.info as usize == text)
-        else {
-            return Ok(());
-        };
-        let sec = &c.sections[i];
-        let mut info = NvInfo::decode(&sec.data).map_err(|e| e.to_string())?;
-        let theirs = fin
-            .section_by_name(&sec.name)
-            .and_then(|(_, x)| NvInfo::decode(&x.data).ok());
-        let their_words = |attr: u8| {
-            theirs
-                .as_ref()
-                .and_then(|t| t.find(attr).next().and_then(|x| x.block().map(|b| b.words())))
-        };
-        for e in &mut info.entries {
-            if !OFFSET_LISTS.contains(&e.attr) {
-                continue;
-            }
-            let Some(old) = e.block().map(|b| b.words()) else {
-                continue;
-            };
-            let words: Vec<u32> = match moves {
-                Moves::Shrunk(s) => old.iter().map(|&w| s.map(u64::from(w)) as u32).collect(),
-                // Code written anew: the finalizer's list, of as many offsets.
-                Moves::Rewritten { .. } => their_words(e.attr)
-                    .filter(|w| w.len() == old.len())
-                    .ok_or_else(|| format!("its {} has no counterpart", e.attr_name()))?,
-            };
-            *e = nvinfo::Entry::sval_words(e.attr, &words);
-        }
-        for e in &info.entries {
-            let in_place = matches!(moves, Moves::Rewritten { in_place: true, .. });
-            if UNMOVED.contains(&e.attr) && !in_place {
-                return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
-            }
-            let found = theirs.as_ref().and_then(|t| t.find(e.attr).next());
-            if OFFSET_LISTS.contains(&e.attr)
-                && found.is_some_and(|t| t.block().map(|b| b.words()) != e.block().map(|b| b.words()))
-            {
-                return Err(format!("its {} would not be the finalizer's", e.attr_name()));
-            }
-        }
-        let bytes = info.encode();
-        let at = *self.offsets.get(i).ok_or(BAD)?;
-        if bytes.len() != sec.data.len() {
-            return Err("its .nv.info would change size".into());
-        }
-        self.put(at, &bytes).ok_or_else(|| BAD.into())
-    }
-
-    /// The function's `.debug_frame` entry: its address range becomes the
-    /// new size and each advance of its program moves with the code.
-    fn frame(&mut self, text: usize, moves: &Moves, new_size: u64, fin: &Cubin<'_>) -> Option<()> {
-        let c = self.cubin;
-        let Some((fi, frame)) = c.section_by_name(".debug_frame") else {
-            return Some(());
-        };
-        let frame_at = *self.offsets.get(fi)?;
-        let starts: Vec<u64> = c
-            .sections
-            .iter()
-            .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
-            .flat_map(|r| {
-                let symbols = c.symbols_for(r);
-                r.relocs
-                    .iter()
-                    .filter(|x| x.rtype == R_CUDA_64)
-                    .filter(|x| symbols.get(x.sym as usize).is_some_and(|y| y.shndx as usize == text))
-                    .map(|x| x.offset)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let d = &frame.data;
-        for loc in starts {
-            // A 64-bit FDE: 0xffffffff, length, CIE pointer, initial
-            // location (here), address range, program.
-            let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
-            if d.get(fde..fde + 4)? != [0xff; 4] {
-                return None;
-            }
-            let end = fde
-                .checked_add(12)?
-                .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
-            let cie = usize::try_from(word(d, fde + 12)).ok()?;
-            let align = code_alignment(d, cie)?;
-            self.put(frame_at + loc + 8, &new_size.to_le_bytes())?;
-            match moves {
-                Moves::Shrunk(s) => {
-                    for (at, how, new) in advances(d.get(..end)?, fde + 36, align, s)? {
-                        let at = frame_at + at as u64;
-                        match how {
-                            Delta::Packed => self.put(at, &[0x40 | new as u8])?,
-                            Delta::Bytes(w) => self.put(at, &new.to_le_bytes()[..w])?,
-                        }
-                    }
-                }
-                // Code written anew: the finalizer's program, of as many bytes.
-                Moves::Rewritten { .. } => {
-                    let name = c.sections.get(text)?.name.strip_prefix(".text.")?;
-                    let theirs = fde_program(fin, name)?;
-                    if theirs.len() != end - (fde + 36) {
-                        return None;
-                    }
-                    self.put(frame_at + (fde + 36) as u64, &theirs)?;
-                }
-            }
-        }
-        Some(())
-    }
-
-    /// The Mercury capsule: the finalizer's bytes.
-    fn capsule(&mut self, name: &str, fin: &Cubin<'_>) -> Result<(), String> {
-        let capsule = format!(".nv.capmerc.text.{name}");
-        let Some((i, own)) = self.cubin.section_by_name(&capsule) else {
-            return Ok(());
-        };
-        let (_, theirs) = fin
-            .section_by_name(&capsule)
-            .ok_or("the finalizer's output has no capsule")?;
-        if theirs.data != own.data {
-            self.replace_section(i, &theirs.data)?;
-        }
-        Ok(())
-    }
-}
-
-/// The call-frame program of function `name`'s FDE in `c`'s `.debug_frame`
-/// (after its address range), found by the R_CUDA_64 record against it.
-fn fde_program(c: &Cubin<'_>, name: &str) -> Option<Vec<u8>> {
-    let (fi, frame) = c.section_by_name(".debug_frame")?;
-    let loc = c
-        .sections
-        .iter()
-        .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
-        .flat_map(|r| {
-            let symbols = c.symbols_for(r);
-            r.relocs
-                .iter()
-                .filter(move |x| x.rtype == R_CUDA_64 && symbols.get(x.sym as usize).is_some_and(|y| y.name == name))
-        })
-        .map(|x| x.offset)
-        .next()?;
-    let d = &frame.data;
-    let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
-    let end = fde
-        .checked_add(12)?
-        .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
-    d.get(fde + 36..end).map(<[u8]>::to_vec)
-}
-
-/// The code alignment factor of the 64-bit CIE at `cie`.
-fn code_alignment(d: &[u8], cie: usize) -> Option<u64> {
-    if d.get(cie..cie + 4)? != [0xff; 4] || word(d, cie + 12) != u64::MAX {
-        return None;
-    }
-    // Version, a NUL-terminated augmentation, then the factor.
-    let mut i = cie + 21;
-    while *d.get(i)? != 0 {
-        i += 1;
-    }
-    uleb(d, &mut i.checked_add(1)?)
-}
-
-fn uleb(d: &[u8], i: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *d.get(*i)?;
-        *i += 1;
-        v |= u64::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
-}
-
-/// Where an advance's delta is written: in the low six bits of its
-/// opcode (`DW_CFA_advance_loc`), or in the 1, 2 or 4 bytes after it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Delta {
-    Packed,
-    Bytes(usize),
-}
-
-/// The advances of a call-frame program from `i` to the end of `d`, each
-/// as (where its delta is, how it is written, the new delta) once the
-/// location it reaches has moved by `s`; None for an operation this reader
-/// does not know or a delta that no longer fits.
-fn advances(d: &[u8], mut i: usize, align: u64, s: &Shrink) -> Option<Vec<(usize, Delta, u64)>> {
-    let align = align.max(1);
-    let (mut old_loc, mut new_loc) = (0u64, 0u64);
-    let mut out = Vec::new();
-    while i < d.len() {
-        let op = d[i];
-        i += 1;
-        let advance = match (op >> 6, op) {
-            (1, _) => Some((i - 1, Delta::Packed, u64::from(op & 0x3f))),
-            (2, _) => {
-                uleb(d, &mut i)?;
-                None
-            }
-            (3, _) | (_, 0x00 | 0x0a | 0x0b) => None,
-            (_, 0x02..=0x04) => {
-                let width = [1, 2, 4][usize::from(op - 2)];
-                let delta = d
-                    .get(i..i + width)?
-                    .iter()
-                    .rev()
-                    .fold(0u64, |v, &b| v << 8 | u64::from(b));
-                i += width;
-                Some((i - width, Delta::Bytes(width), delta))
-            }
-            (_, 0x05 | 0x09 | 0x0c | 0x14 | 0x11 | 0x12 | 0x15) => {
-                uleb(d, &mut i)?;
-                uleb(d, &mut i)?;
-                None
-            }
-            (_, 0x06..=0x08 | 0x0d | 0x0e | 0x13) => {
-                uleb(d, &mut i)?;
-                None
-            }
-            (_, 0x0f | 0x10 | 0x16) => {
-                if op != 0x0f {
-                    uleb(d, &mut i)?;
-                }
-                let n = uleb(d, &mut i)?;
-                i = i.checked_add(usize::try_from(n).ok()?)?;
-                None
-            }
-            _ => return None,
-        };
-        let Some((at, how, delta)) = advance else { continue };
-        old_loc = old_loc.checked_add(delta.checked_mul(align)?)?;
-        let moved = s.map(old_loc);
-        let new = moved.checked_sub(new_loc)? / align;
-        new_loc = moved;
-        let limit = match how {
-            Delta::Packed => 0x3f,
-            Delta::Bytes(w) => (1u64 << (8 * w)) - 1,
-        };
-        if new > limit {
-            return None;
-        }
-        out.push((at, how, new));
-    }
-    Some(out)
 }
 
 #[cfg(test)]
