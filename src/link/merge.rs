@@ -867,6 +867,9 @@ impl InputMerge {
             sec.data.resize(offset as usize, 0);
             sec.data.extend_from_slice(&s.data);
         }
+        if offset != 0 && s.name == ".debug_frame" && self.merc_frame.is_some() {
+            self.rebase_frame_pointers(j, &mut sec.data, offset);
+        }
         sec.size = offset + s.size();
         sec.align = sec.align.max(align);
         sec.flags |= s.flags;
@@ -889,6 +892,33 @@ impl InputMerge {
             created,
         });
         Ok((out, offset))
+    }
+
+    /// sm_100+: the CIE pointers of this input's `.debug_frame` FDEs that no
+    /// relocation patches (an `nvlink -r` output resolved them) count from
+    /// the start of the output section: nvlink writes the classic table
+    /// from the Mercury one, where they are (`-r` output of one input
+    /// linked after another: 0x68 becomes 0xd0 + 0x68).
+    fn rebase_frame_pointers(&self, j: usize, data: &mut [u8], base: u64) {
+        let Some(s) = self.cubin.sections.get(j) else { return };
+        let patched: Vec<u64> = self
+            .cubin
+            .sections
+            .iter()
+            .filter(|r| is_reloc_section(r.sh_type) && r.info as usize == j)
+            .flat_map(|r| r.relocs.iter().map(|x| x.offset))
+            .collect();
+        for rec in frame_records(&s.data).into_iter().filter(|r| r.wide && !r.cie) {
+            let at = rec.offset + frame_edit::WIDE_CIE_POINTER;
+            if patched.contains(&at) {
+                continue;
+            }
+            let Some(field) = data.get_mut((base + at) as usize..(base + at + 8) as usize) else {
+                continue;
+            };
+            let v = u64::from_le_bytes(field.try_into().unwrap_or_default()).wrapping_add(base);
+            field.copy_from_slice(&v.to_le_bytes());
+        }
     }
 
     // ---- pass 3: section headers ------------------------------------------------
