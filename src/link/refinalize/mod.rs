@@ -90,8 +90,23 @@ pub fn available() -> Result<(), String> {
         .ok_or_else(|| "no libnvJitLink.so found (set CULDB_NVJITLINK)".into())
 }
 
-/// Err when `CULDB_NO_REFINALIZE` turns re-finalization off.
+thread_local! {
+    static OFF_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Turns re-finalization off (or on again) for the links this thread runs
+/// (the fuzz smoke test sends one mutation in sixteen through nvJitLink,
+/// each run being a child process).
+pub fn turn_off_in_this_thread(off: bool) {
+    OFF_HERE.with(|c| c.set(off));
+}
+
+/// Err when `CULDB_NO_REFINALIZE` (or `turn_off_in_this_thread`) turns
+/// re-finalization off.
 fn turned_on() -> Result<(), String> {
+    if OFF_HERE.with(std::cell::Cell::get) {
+        return Err("turned off for this thread".into());
+    }
     match std::env::var_os("CULDB_NO_REFINALIZE") {
         Some(v) if v != "0" => Err("CULDB_NO_REFINALIZE is set".into()),
         _ => Ok(()),
