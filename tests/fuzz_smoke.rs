@@ -12,7 +12,8 @@ use common::*;
 use culdb::fuzz::{LinkCase, Outcome, XorShift, mutate, quiet_panics};
 
 /// (corpus case, the input mutated): relocations, Mercury, UDT, shared and
-/// constant banks, bindless, common data, -r, initialised globals, sm_75.
+/// constant banks, bindless, common data, -r, initialised globals, sm_75,
+/// sm_100+ re-finalization.
 const CASES: &[(&str, &str)] = &[
     ("extern_call_sm90", "main.cubin"),
     ("extern_call_sm90", "lib.cubin"),
@@ -26,6 +27,9 @@ const CASES: &[(&str, &str)] = &[
     ("relocatable_link_sm90", "kern.cubin"),
     ("init_globals_sm90", "data.cubin"),
     ("arch_sm75_smoke", "main.cubin"),
+    // sm_120 `-lineinfo` with a fence the finalizer shortens: the input
+    // edits of re-finalization (code, relocations, frames, line tables).
+    ("threadfence_lines_sm120", "lines.o"),
 ];
 
 fn env_or(name: &str, default: u64) -> u64 {
