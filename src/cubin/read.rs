@@ -285,6 +285,43 @@ pub fn section_offsets(data: &[u8]) -> Vec<u64> {
     }
 }
 
+/// What the emit phase reads of an input again, from its headers alone
+/// (no names or symbols decoded): each section's `sh_info`, and whether
+/// its `.nv.compat` names an accelerated target.
+#[derive(Debug, Clone, Default)]
+pub struct Headers {
+    pub infos: Vec<u32>,
+    pub accelerated: bool,
+}
+
+/// The [`Headers`] of a cubin; None when its section headers cannot be read.
+pub fn headers(data: &[u8]) -> Option<Headers> {
+    let ehdr = pod_at::<FileHeader64<LE>>(data, 0, "ELF header").ok()?;
+    let shdrs = section_headers(data, ehdr).ok()?;
+    let infos = shdrs.iter().map(|sh| sh.sh_info.get(LE)).collect();
+    let shstrndx = match ehdr.e_shstrndx.get(LE) {
+        object::elf::SymbolSection(SHN_XINDEX) => shdrs.first().map_or(0, |s0| s0.sh_link.get(LE) as usize),
+        i => i.0 as usize,
+    };
+    let names = shdrs.get(shstrndx).and_then(|sh| {
+        let at = usize::try_from(sh.sh_offset.get(LE)).ok()?;
+        data.get(at..at.checked_add(usize::try_from(sh.sh_size.get(LE)).ok()?)?)
+    });
+    let compat = names.and_then(|names| {
+        shdrs.iter().find_map(|sh| {
+            let n = names.get(sh.sh_name.get(LE) as usize..)?;
+            let n = &n[..n.iter().position(|&b| b == 0)?];
+            if n != b".nv.compat" {
+                return None;
+            }
+            let at = usize::try_from(sh.sh_offset.get(LE)).ok()?;
+            data.get(at..at.checked_add(usize::try_from(sh.sh_size.get(LE)).ok()?)?)
+        })
+    });
+    let accelerated = compat.and_then(crate::arch::input::accelerator_target) == Some(1);
+    Some(Headers { infos, accelerated })
+}
+
 fn parse_header(data: &[u8]) -> Result<Header> {
     if data.is_empty() {
         return Err(FormatError::new(0, "empty file"));

@@ -106,10 +106,10 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     let sym_out = |i: SymIdx| -> u32 { syms.of(i) };
     // The inputs, for what the state does not carry: the sh_info links of
     // per-function sections and the register field of code sections.
-    let parsed: Vec<Option<Cubin<'_>>> = st
+    let parsed: Vec<Option<crate::cubin::read::Headers>> = st
         .inputs
         .par_iter()
-        .map(|r| crate::cubin::read::parse(&r.data).ok())
+        .map(|r| crate::cubin::read::headers(&r.data))
         .collect();
     let relocatable = setup.relocatable;
     let mercury = !st.mercury.is_empty();
@@ -237,7 +237,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             o.link = symtab as u32;
             // Before sm_90 the code section's sh_info carries the register
             // count in its top byte (corpus arch_sm75_smoke … arch_sm89_smoke).
-            let high = input_section(st, &parsed, k).map(|x| x.info & 0xff00_0000).unwrap_or(0);
+            let high = input_info(st, &parsed, k).map(|x| x & 0xff00_0000).unwrap_or(0);
             o.info = high | owners.get(&k).copied().map(sym_out).unwrap_or(0);
         }
         sections.push(o);
@@ -321,10 +321,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         // or a host object's codeless cubin (`int main(){}` built -rdc),
         // into sm_100a keeps 9, as does one whose device function
         // dead-code elimination removed; `-r` of the function masks it.
-        let native = parsed
-            .iter()
-            .flatten()
-            .all(|c| crate::arch::input::InputArch::of_cubin(c).accelerated);
+        let native = parsed.iter().flatten().all(|c| c.accelerated);
         let code = st
             .sections
             .iter()
@@ -1186,20 +1183,22 @@ fn null_symbol() -> Symbol {
 }
 
 /// The input section that gave state section `k` its (live) contents.
-fn input_section<'a>(st: &LinkState, parsed: &'a [Option<Cubin<'a>>], k: usize) -> Option<&'a Section<'a>> {
+/// The `sh_info` of the input section that gave state section `k` its
+/// (live) contents.
+fn input_info(st: &LinkState, parsed: &[Option<crate::cubin::read::Headers>], k: usize) -> Option<u32> {
     let (input, in_section) = super::state::query::input_of(st, k)?;
-    parsed.get(input)?.as_ref()?.sections.get(in_section)
+    parsed.get(input)?.as_ref()?.infos.get(in_section).copied()
 }
 
 /// The state section that the input's sh_info link of state section `k` names.
-fn linked_section(st: &LinkState, parsed: &[Option<Cubin<'_>>], k: usize) -> Option<usize> {
+fn linked_section(st: &LinkState, parsed: &[Option<crate::cubin::read::Headers>], k: usize) -> Option<usize> {
     let sec = st.sections.get(k)?;
     let c = sec
         .contributions
         .iter()
         .find(|c| c.live)
         .or(sec.contributions.first())?;
-    let info = parsed.get(c.input)?.as_ref()?.sections.get(c.in_section)?.info as usize;
+    let info = *parsed.get(c.input)?.as_ref()?.infos.get(c.in_section)? as usize;
     let out = *st.maps.get(c.input)?.map_section_index.get(info)? as usize;
     (out != 0).then_some(out)
 }
