@@ -145,7 +145,7 @@ impl Finalizer {
     /// one link of all the inputs together, function by function where
     /// the function's name is unique there.
     pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
-        let calls_out = calls_into_others(inputs);
+        let (calls_out, code_names) = symbol_facts(inputs);
         let alone: Vec<Result<Vec<u8>, String>> = inputs
             .par_iter()
             .zip(&calls_out)
@@ -160,12 +160,23 @@ impl Finalizer {
             .any(undefined)
             .then(|| self.link(inputs))
             .and_then(Result::ok);
+        // A local function several inputs define (`__cuda_sm20_div_u64`)
+        // comes out of the link of all inputs once per input, in input
+        // order (NVSHMEM for sm_120: ring.o's copy, then
+        // transfer_device.cu.o's, as nvlink's output has them).
+        let defined_before =
+            |i: usize, name: &str| code_names[..i].iter().filter(|n| n.iter().any(|x| x == name)).count();
+        let defined_by = |name: &str| code_names.iter().filter(|n| n.iter().any(|x| x == name)).count();
         inputs
             .par_iter()
             .zip(alone.par_iter())
-            .map(|(&(_, data), own)| match (own, &together) {
-                (Ok(out), _) => apply(data, out, false),
-                (Err(_), Some(all)) if undefined(own) => apply(data, all, true),
+            .enumerate()
+            .map(|(i, (&(_, data), own))| match (own, &together) {
+                (Ok(out), _) => apply(data, out, None),
+                (Err(_), Some(all)) if undefined(own) => {
+                    let copy = |name: &str| (defined_before(i, name), defined_by(name));
+                    apply(data, all, Some(&copy))
+                }
                 (Err(e), _) => Outcome::Kept(e.clone()),
             })
             .collect()
@@ -175,7 +186,7 @@ impl Finalizer {
     /// `input` does.
     pub fn input(&self, name: &str, data: &[u8]) -> Outcome {
         match self.link(&[(name, data)]) {
-            Ok(out) => apply(data, &out, false),
+            Ok(out) => apply(data, &out, None),
             Err(e) => Outcome::Kept(e),
         }
     }
@@ -222,11 +233,15 @@ impl Finalizer {
     }
 }
 
-/// For each input, a global symbol it leaves undefined that another input
-/// defines, if any: nvJitLink cannot link that input alone.
-fn calls_into_others<'a>(inputs: &[(&str, &'a [u8])]) -> Vec<Option<String>> {
+/// What re-finalization needs to know of the inputs before linking them:
+/// for each, a global symbol it leaves undefined that another input
+/// defines, if any (nvJitLink cannot link that input alone), and the names
+/// of its code sections.
+type Facts = (Vec<Option<String>>, Vec<Vec<String>>);
+
+fn symbol_facts(inputs: &[(&str, &[u8])]) -> Facts {
     use crate::cubin::consts::{SHN_UNDEF, STB_LOCAL};
-    let parsed: Vec<Option<Cubin<'a>>> = inputs.par_iter().map(|(_, d)| read::parse(d).ok()).collect();
+    let parsed: Vec<Option<Cubin<'_>>> = inputs.par_iter().map(|(_, d)| read::parse(d).ok()).collect();
     let mut defined: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, c) in parsed.iter().enumerate() {
         for y in c.iter().flat_map(|c| &c.symbols) {
@@ -235,7 +250,7 @@ fn calls_into_others<'a>(inputs: &[(&str, &'a [u8])]) -> Vec<Option<String>> {
             }
         }
     }
-    parsed
+    let calls_out = parsed
         .iter()
         .enumerate()
         .map(|(i, c)| {
@@ -248,33 +263,107 @@ fn calls_into_others<'a>(inputs: &[(&str, &'a [u8])]) -> Vec<Option<String>> {
                 })
                 .map(|y| y.name.clone())
         })
-        .collect()
+        .collect();
+    let code_names = parsed
+        .iter()
+        .map(|c| {
+            c.iter()
+                .flat_map(|c| &c.sections)
+                .filter(|x| x.name.starts_with(".text."))
+                .map(|x| x.name.clone())
+                .collect()
+        })
+        .collect();
+    (calls_out, code_names)
 }
 
+/// The sections of a function's own, by name prefix (the function's name
+/// follows).
+const PER_FUNCTION: &[&str] = &[
+    ".text.",
+    ".rela.text.",
+    ".rel.text.",
+    ".nv.info.",
+    ".nv.constant0.",
+    ".nv.shared.",
+    ".nv.capmerc.text.",
+    ".nv.merc.rela.text.",
+    ".nv.merc.nv.info.",
+];
+
+/// `fin` with, for each function name in `keep`, only the copy numbered
+/// there (its sections and symbols, counted in order) under its own name:
+/// the other copies' names get a suffix no name has.
+fn one_copy<'a>(fin: &Cubin<'a>, keep: &std::collections::HashMap<String, usize>) -> Cubin<'a> {
+    let mut view = fin.clone();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for x in &mut view.sections {
+        let Some(f) = PER_FUNCTION.iter().find_map(|p| x.name.strip_prefix(p)) else {
+            continue;
+        };
+        let Some(&k) = keep.get(f) else { continue };
+        let n = seen.entry(x.name.clone()).or_default();
+        if *n != k {
+            x.name = format!("{}\u{1}{n}", x.name);
+        }
+        *n += 1;
+    }
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for y in &mut view.symbols {
+        let Some(&k) = keep.get(&y.name) else { continue };
+        let n = seen.entry(y.name.clone()).or_default();
+        if *n != k {
+            y.name = format!("{}\u{1}{n}", y.name);
+        }
+        *n += 1;
+    }
+    view
+}
+
+/// Which copy of a function (by code section name) in the link of all
+/// inputs is this input's, and how many inputs define one.
+type CopyOf<'a> = &'a (dyn Fn(&str) -> (usize, usize) + Sync);
+
 /// The outcome of taking from `out` (nvJitLink's cubin) what it changed in
-/// input `data`; with `shared`, `out` links other inputs too and only
-/// functions whose name is unique in it are taken.
-fn apply(data: &[u8], out: &[u8], shared: bool) -> Outcome {
+/// input `data`; with `shared`, `out` links the other inputs too: a
+/// function several inputs define is taken from this input's copy when
+/// the link kept every copy, and not otherwise.
+fn apply(data: &[u8], out: &[u8], shared: Option<CopyOf<'_>>) -> Outcome {
     let Ok(cubin) = read::parse(data) else {
         return Outcome::Kept("the input does not parse".into());
     };
     let offsets = read::section_offsets(data);
-    let Ok(finalized) = read::parse(out) else {
+    let Ok(mut finalized) = read::parse(out) else {
         return Outcome::Kept("nvJitLink's cubin does not parse".into());
     };
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for x in &finalized.sections {
         *seen.entry(x.name.as_str()).or_default() += 1;
     }
+    let mut keep = std::collections::HashMap::new();
     let code: Vec<usize> = (0..cubin.sections.len())
         .filter(|&i| {
             let s = &cubin.sections[i];
-            s.sh_type == SHT_PROGBITS
-                && s.flags & SHF_EXECINSTR != 0
-                && s.name.starts_with(".text.")
-                && (!shared || seen.get(s.name.as_str()) == Some(&1))
+            if !(s.sh_type == SHT_PROGBITS && s.flags & SHF_EXECINSTR != 0 && s.name.starts_with(".text.")) {
+                return false;
+            }
+            let copies = seen.get(s.name.as_str()).copied().unwrap_or(0);
+            match shared {
+                Some(copy_of) if copies > 1 => {
+                    let (k, of) = copy_of(&s.name);
+                    if of != copies {
+                        return false;
+                    }
+                    keep.insert(s.name[".text.".len()..].to_string(), k);
+                    true
+                }
+                _ => true,
+            }
         })
         .collect();
+    if !keep.is_empty() {
+        finalized = one_copy(&finalized, &keep);
+    }
     if code.is_empty() {
         return Outcome::Unchanged;
     }
