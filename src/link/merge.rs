@@ -1401,14 +1401,27 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
     let mercury = c.sections.iter().any(super::state::mercury::is_mercury);
     let mut first_symbol: Vec<Option<u32>> = vec![None; n];
     let mut first_function: Vec<Option<(u32, bool)>> = vec![None; n];
+    // sm_100+: local functions' code first, then the others': ptxas 13.0
+    // lists weak functions among the locals, and nvlink still makes the
+    // code of the local ones after them first (NVSHMEM's
+    // transfer_device.cu.o for sm_120: `__cuda_sm20_div_u64`, listed after
+    // the weak functions, gets its section symbol before theirs; for sm_90
+    // nvlink keeps the symbol order). ptxas 13.5 lists every local first,
+    // so there the order is the symbol order.
+    let count = c.symbols.len() as u32;
     for (i, s) in c.symbols.iter().enumerate().skip(1) {
         let j = s.shndx as usize;
         if s.shndx == 0 || j >= n || s.sym_type == STT_SECTION {
             continue;
         }
         if s.sym_type == STT_FUNC {
+            let rank = if s.binding == STB_LOCAL || !mercury {
+                i as u32
+            } else {
+                count + i as u32
+            };
             if first_function[j].is_none() {
-                first_function[j] = Some((i as u32, s.other & super::state::query::STO_ENTRY != 0));
+                first_function[j] = Some((rank, s.other & super::state::query::STO_ENTRY != 0));
             }
         } else if first_symbol[j].is_none() {
             first_symbol[j] = Some(i as u32);
