@@ -19,18 +19,26 @@
 //! culdb does not reimplement NVIDIA's instruction scheduler. It asks
 //! nvJitLink, NVIDIA's link library, whose finalizer is nvlink's (the same
 //! bytes on every function of the sweep), to link each input cubin alone
-//! (with the link's libcudadevrt, for the calls into it; in a child
-//! process, `nvjitlink::link_in_child`, so that a crash of NVIDIA's library
-//! on a hostile input only leaves that input's code as it is), and takes from
-//! that output the control fields of each function whose code has the same
-//! size and the same bits outside the control fields, instructions that
-//! hold a relocation aside. Everything else (layout, relocation, tables,
-//! capsules) is culdb's own link. The input's bytes change before the
-//! merge; the debugger shows each function so changed
-//! (`MercEvent::Refinalized`). Where the finalizer deletes instructions
-//! (the dummy loads before a `MEMBAR`), `shrink` moves everything that
-//! points into the function. Without nvJitLink, or where a check fails,
-//! the code stays as ptxas wrote it: valid code, not nvlink's bytes. `CULDB_NO_REFINALIZE=1` turns it off.
+//! (with the link's libcudadevrt, for the calls into it), or all the inputs
+//! together where one calls into another; each run is a child process
+//! (`nvjitlink::link_in_child`), so that a crash of NVIDIA's library on a
+//! hostile input only leaves that input's code as it is. From that output
+//! it takes, per function:
+//!
+//! - the control fields, where the code is otherwise the same
+//!   (instructions that hold a relocation aside);
+//! - the shortened code, where the finalizer deleted the dummy loads
+//!   before a fence (`shrink`), moving everything that points into the
+//!   function (`edit`) and its line sequences (`lines`);
+//! - the code written anew (a `-g` link's libcudadevrt, ptxas 13.0's
+//!   sm_120 code), where each relocated instruction can be placed in it.
+//!
+//! Everything else (layout, relocation, tables) is culdb's own link. The
+//! input's bytes change before the merge; the debugger shows each function
+//! so changed (`MercEvent::Refinalized`) and why others keep their code
+//! (`RefinalizeSkipped`). Without nvJitLink, or where a check fails, the
+//! code stays as ptxas wrote it: valid code, not nvlink's bytes.
+//! `CULDB_NO_REFINALIZE=1` turns it off.
 
 mod edit;
 mod lines;
@@ -51,7 +59,7 @@ pub(super) const INSTRUCTION: usize = 16;
 /// 105 of the instruction is bit 41 of that half).
 pub(super) const BELOW_CONTROL: u64 = (1 << 41) - 1;
 
-/// One function whose control fields came from the finalizer.
+/// One function whose code came from the finalizer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Function {
     /// The function (its `.text.<name>` section).
@@ -61,7 +69,8 @@ pub struct Function {
     pub changed: usize,
     /// Instructions the finalizer deleted (`shrink`).
     pub deleted: usize,
-    /// The finalizer wrote the code anew (a `-g` link's debug code).
+    /// The finalizer wrote the code anew (a `-g` link's libcudadevrt,
+    /// ptxas 13.0's sm_120 code).
     pub rewritten: bool,
 }
 

@@ -66,8 +66,9 @@ impl Shrink {
 
 /// How a function's code offsets go from the input's code to the
 /// finalizer's: shortened (`Shrink`, every offset moves), or written anew
-/// (a `-g` link's libcudadevrt kernels, finalized again as debug code:
-/// only the instructions relocations patch are placed, by their bits).
+/// (a `-g` link's libcudadevrt kernels, finalized again as debug code;
+/// ptxas 13.0's sm_120 code, re-encoded: only the instructions relocations
+/// patch are placed, by their bits).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Moves {
     Shrunk(Shrink),
