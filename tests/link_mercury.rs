@@ -21,13 +21,15 @@ fn args_of(case: &Path) -> Vec<String> {
 /// Corpus cases nvlink linked into an output with Mercury sections.
 /// The sm_100+ cases culdb links as nvlink does (listed in
 /// tests/data/conformance.txt; a case kept to pin part of a link is
-/// checked by its own test).
+/// checked by its own test). A case whose code nvlink finalizes again
+/// (`needs-finalizer`) only where nvJitLink is there to do the same.
 fn mercury_cases() -> Vec<std::path::PathBuf> {
     let listed = std::fs::read_to_string(common::root().join("tests/data/conformance.txt")).unwrap_or_default();
     let listed: std::collections::BTreeSet<&str> = listed.lines().filter(|l| !l.starts_with('#')).collect();
     common::corpus_cases()
         .into_iter()
         .filter(|c| listed.contains(c.file_name().unwrap_or_default().to_string_lossy().as_ref()))
+        .filter(|c| !common::finalizer_missing(c))
         .filter(|c| {
             std::fs::read(c.join("expected/out.cubin"))
                 .ok()

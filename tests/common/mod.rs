@@ -112,6 +112,14 @@ pub fn corpus_cases() -> Vec<PathBuf> {
     all_corpus_cases().into_iter().filter(|p| !is_lto_case(p)).collect()
 }
 
+/// Whether `case`'s code is finalized again by nvlink (`needs-finalizer`)
+/// and this machine has no nvJitLink to do the same: such a case's
+/// expected output cannot be matched here.
+#[allow(dead_code)]
+pub fn finalizer_missing(case: &std::path::Path) -> bool {
+    case.join("needs-finalizer").is_file() && culdb::link::refinalize::available().is_err()
+}
+
 /// The LTO cases (`-dlto`): they need libNVVM, nvJitLink and ptxas, and
 /// have tests of their own (tests/lto.rs, and `culdb conform`, which skips
 /// them where those are missing).
