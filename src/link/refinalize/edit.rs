@@ -215,20 +215,7 @@ impl Editor<'_> {
             return Some(());
         };
         let frame_at = *self.offsets.get(fi)?;
-        let starts: Vec<u64> = c
-            .sections
-            .iter()
-            .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
-            .flat_map(|r| {
-                let symbols = c.symbols_for(r);
-                r.relocs
-                    .iter()
-                    .filter(|x| x.rtype == R_CUDA_64)
-                    .filter(|x| symbols.get(x.sym as usize).is_some_and(|y| y.shndx as usize == text))
-                    .map(|x| x.offset)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let starts = initial_locations(c, fi, &|y| y.shndx as usize == text);
         let d = &frame.data;
         for loc in starts {
             // A 64-bit FDE: 0xffffffff, length, CIE pointer, initial
@@ -283,22 +270,28 @@ impl Editor<'_> {
     }
 }
 
-/// The call-frame program of function `name`'s FDE in `c`'s `.debug_frame`
-/// (after its address range), found by the R_CUDA_64 record against it.
-fn fde_program(c: &Cubin<'_>, name: &str) -> Option<Vec<u8>> {
-    let (fi, frame) = c.section_by_name(".debug_frame")?;
-    let loc = c
-        .sections
+/// Where the FDEs of `.debug_frame` (section `fi` of `c`) hold the initial
+/// location of a function `which` accepts: the offsets of their R_CUDA_64
+/// records.
+fn initial_locations(c: &Cubin<'_>, fi: usize, which: &dyn Fn(&crate::cubin::model::Symbol) -> bool) -> Vec<u64> {
+    c.sections
         .iter()
         .filter(|r| matches!(r.sh_type, SHT_RELA | SHT_REL) && r.info as usize == fi)
         .flat_map(|r| {
             let symbols = c.symbols_for(r);
             r.relocs
                 .iter()
-                .filter(move |x| x.rtype == R_CUDA_64 && symbols.get(x.sym as usize).is_some_and(|y| y.name == name))
+                .filter(move |x| x.rtype == R_CUDA_64 && symbols.get(x.sym as usize).is_some_and(which))
+                .map(|x| x.offset)
         })
-        .map(|x| x.offset)
-        .next()?;
+        .collect()
+}
+
+/// The call-frame program of function `name`'s FDE in `c`'s `.debug_frame`
+/// (after its address range), found by the R_CUDA_64 record against it.
+fn fde_program(c: &Cubin<'_>, name: &str) -> Option<Vec<u8>> {
+    let (fi, frame) = c.section_by_name(".debug_frame")?;
+    let loc = *initial_locations(c, fi, &|y| y.name == name).first()?;
     let d = &frame.data;
     let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
     let end = fde
