@@ -13,6 +13,7 @@ use crate::cubin::model::Cubin;
 use crate::cubin::nvinfo::{self, NvInfo};
 
 use super::shrink::{Moves, Shrink, word};
+use crate::link::frame_edit::{WIDE_CIE_POINTER, WIDE_INITIAL_LOCATION, fde_at_initial_location, frame_records};
 
 /// The instruction-offset lists of `.nv.info.<f>` (one 32-bit code offset
 /// per word): EXIT, S2RCTAID, LD_CACHEMOD, ATOM_SYS, COOP_GROUP,
@@ -25,6 +26,9 @@ const OFFSET_LISTS: &[u8] = &[0x1c, 0x1d, 0x25, 0x27, 0x28, 0x2d, 0x31, 0x65];
 const UNMOVED: &[u8] = &[0x14, 0x34, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
 /// What an edit says when the input's own headers do not hold.
 const BAD: &str = "the input's headers do not hold";
+/// Where a 64-bit FDE's program starts (after the length, CIE pointer,
+/// initial location and address range).
+const PROGRAM: usize = WIDE_INITIAL_LOCATION as usize + 16;
 /// R_CUDA_64: an FDE's initial location.
 const R_CUDA_64: u32 = 2;
 
@@ -217,22 +221,18 @@ impl Editor<'_> {
         let frame_at = *self.offsets.get(fi)?;
         let starts = initial_locations(c, fi, &|y| y.shndx as usize == text);
         let d = &frame.data;
+        let records = frame_records(d);
         for loc in starts {
-            // A 64-bit FDE: 0xffffffff, length, CIE pointer, initial
-            // location (here), address range, program.
-            let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
-            if d.get(fde..fde + 4)? != [0xff; 4] {
-                return None;
-            }
-            let end = fde
-                .checked_add(12)?
-                .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
-            let cie = usize::try_from(word(d, fde + 12)).ok()?;
+            // A 64-bit FDE: length, CIE pointer, initial location (here),
+            // address range, program.
+            let rec = records[fde_at_initial_location(&records, loc)?];
+            let (fde, end) = (rec.offset as usize, (rec.offset + rec.size) as usize);
+            let cie = usize::try_from(word(d, fde + WIDE_CIE_POINTER as usize)).ok()?;
             let align = code_alignment(d, cie)?;
             self.put(frame_at + loc + 8, &new_size.to_le_bytes())?;
             match moves {
                 Moves::Shrunk(s) => {
-                    for (at, how, new) in advances(d.get(..end)?, fde + 36, align, s)? {
+                    for (at, how, new) in advances(d.get(..end)?, fde + PROGRAM, align, s)? {
                         let at = frame_at + at as u64;
                         match how {
                             Delta::Packed => self.put(at, &[0x40 | new as u8])?,
@@ -244,10 +244,10 @@ impl Editor<'_> {
                 Moves::Rewritten { .. } => {
                     let name = c.sections.get(text)?.name.strip_prefix(".text.")?;
                     let theirs = fde_program(fin, name)?;
-                    if theirs.len() != end - (fde + 36) {
+                    if theirs.len() != end - (fde + PROGRAM) {
                         return None;
                     }
-                    self.put(frame_at + (fde + 36) as u64, &theirs)?;
+                    self.put(frame_at + (fde + PROGRAM) as u64, &theirs)?;
                 }
             }
         }
@@ -292,12 +292,12 @@ fn initial_locations(c: &Cubin<'_>, fi: usize, which: &dyn Fn(&crate::cubin::mod
 fn fde_program(c: &Cubin<'_>, name: &str) -> Option<Vec<u8>> {
     let (fi, frame) = c.section_by_name(".debug_frame")?;
     let loc = *initial_locations(c, fi, &|y| y.name == name).first()?;
-    let d = &frame.data;
-    let fde = usize::try_from(loc).ok()?.checked_sub(20)?;
-    let end = fde
-        .checked_add(12)?
-        .checked_add(usize::try_from(word(d, fde + 4)).ok()?)?;
-    d.get(fde + 36..end).map(<[u8]>::to_vec)
+    let records = frame_records(&frame.data);
+    let rec = records[fde_at_initial_location(&records, loc)?];
+    frame
+        .data
+        .get(rec.offset as usize + PROGRAM..(rec.offset + rec.size) as usize)
+        .map(<[u8]>::to_vec)
 }
 
 /// The code alignment factor of the 64-bit CIE at `cie`.
