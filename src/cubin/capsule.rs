@@ -196,6 +196,27 @@ impl Capsule {
             .ok()
             .map(|i| &self.records[i])
     }
+
+    /// Whether item i is instruction i of `code` (the function's classic
+    /// `.text.<fn>`): the items count the code up to its closing `BRA`
+    /// self-loop, a kernel's with the loop, a device function's without
+    /// it (jumptable_func_sm100's f: 56 items, its loop at 56). ptxas
+    /// 13.0's code (NVSHMEM's calls taking a return address, fences) and
+    /// `-G` code on sm_100 (eigenvalues, mergeSort: 1,754 items for 1,816
+    /// instructions) have items that are not the classic instructions.
+    pub fn follows_code(&self, code: &[u8]) -> bool {
+        closing_branch(code).is_some_and(|at| self.items as usize == at || self.items as usize == at + 1)
+    }
+}
+
+/// The index of a function's closing `BRA` self-loop (opcode 0x947, offset
+/// -4 words) in its code.
+fn closing_branch(code: &[u8]) -> Option<usize> {
+    code.chunks_exact(16).position(|w| {
+        let lo = u64::from_le_bytes(w[..8].try_into().unwrap_or_default());
+        let hi = u64::from_le_bytes(w[8..].try_into().unwrap_or_default());
+        lo & 0xfff == 0x947 && lo >> 32 == 0xffff_fffc && hi & 0x3ffff == 0x3ffff
+    })
 }
 
 #[cfg(test)]

@@ -302,10 +302,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
             // The user constant bank's classic twin is `.nv.constant3`
             // (`.nv.merc.rela.nv.constant.user` beside `.rela.nv.constant3`:
             // merc_constant_address_sm100).
-            .map(|(n, _)| {
-                n.replacen(".nv.merc", "", 1)
-                    .replace(".nv.constant.user", ".nv.constant3")
-            })
+            .map(|(n, _)| classic_twin_name(n))
             .unwrap_or_default();
         let classic = paired.unwrap_or(classic);
         let text = twin_text(c, &classic_index, &m.sections[k]);
@@ -376,7 +373,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         } else if let Some(at) = twin {
             at
         } else {
-            info_at(c, &s.name.replacen(".nv.merc", "", 1)).unwrap_or(usize::MAX)
+            info_at(c, &classic_twin_name(&s.name)).unwrap_or(usize::MAX)
         };
         (rank, pos, k)
     });
@@ -1142,4 +1139,14 @@ fn kept_by_mercury(st: &LinkState, si: SymIdx, mut out: Symbol) -> Symbol {
         out.other = other;
     }
     out
+}
+
+/// The classic section a Mercury section's name mirrors: `.nv.merc` off,
+/// and the user constant bank's twin is `.nv.constant3`
+/// (`.nv.merc.rela.nv.constant.user` beside `.rela.nv.constant3`:
+/// merc_constant_address_sm100; `.nv.merc.nv.constant.user` where
+/// `.nv.constant3` is among the banks: observation 147).
+fn classic_twin_name(merc: &str) -> String {
+    merc.replacen(".nv.merc", "", 1)
+        .replace(".nv.constant.user", ".nv.constant3")
 }

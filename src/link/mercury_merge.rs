@@ -443,24 +443,17 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
     let Some(text) = v.cubin.sections.iter().position(|x| x.name == classic_text) else {
         return out;
     };
-    // Item i is instruction i only when the items count the code up to its
-    // closing `BRA` self-loop. ptxas 13.0's code (NVSHMEM's calls taking a
-    // return address, `__threadfence()`'s dummy loads) and `-G` code on
-    // sm_100 (eigenvalues, mergeSort: 1,754 items for 1,816 instructions)
-    // leave instructions without an item; there the records cannot be
-    // matched to instructions, and nvlink's values were not found in them:
-    // their operands stay as ptxas wrote them rather than be written into
-    // the wrong record.
+    // Where the items are not the code's instructions, the records cannot
+    // be matched to instructions: their operands stay as the input has
+    // them (ptxas's, or the finalizer's where `refinalize` took them)
+    // rather than be written into the wrong record.
     let capsule = capsule.filter(|c| {
-        let closing = closing_branch(&v.cubin.sections[text].data);
-        // Kernels' items count the closing branch, device functions' stop
-        // before it (jumptable_func_sm100's f: 56 items, its loop at 56).
-        let follows = closing.is_some_and(|at| c.items as usize == at || c.items as usize == at + 1);
+        let follows = c.follows_code(&v.cubin.sections[text].data);
         if !follows {
             ev.push(skipped(
                 v,
                 target,
-                "its items do not follow the code's instructions: operands left as ptxas wrote them",
+                "its items do not follow the code's instructions: operands left as the input has them",
             ));
         }
         follows
@@ -498,16 +491,6 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
         }
     }
     out
-}
-
-/// The index of a function's closing `BRA` self-loop (opcode 0x947, offset
-/// -4 words) in its code.
-fn closing_branch(code: &[u8]) -> Option<usize> {
-    code.chunks_exact(16).position(|w| {
-        let lo = u64::from_le_bytes(w[..8].try_into().unwrap_or_default());
-        let hi = u64::from_le_bytes(w[8..].try_into().unwrap_or_default());
-        lo & 0xfff == 0x947 && lo >> 32 == 0xffff_fffc && hi & 0x3ffff == 0x3ffff
-    })
 }
 
 fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) {
@@ -578,8 +561,8 @@ fn nvinfo(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut Vec<Event>) 
 ///
 /// The copied records follow the kernel's own, one block after the other
 /// in placement order. Within a block, nvlink takes the function's
-/// `.const_opt` objects one by one (the function's input's, in symbol
-/// order), each object's records in merge order, then the records no
+/// `.const_opt` objects one by one (the function's input's, by offset),
+/// each object's records in merge order, then the records no
 /// object covers (a losing weak copy's bank), and writes that list
 /// backwards (measured: a jump table of objects 0x0, 0xc, 0x1c, 0x28 gives
 /// 0x28…0x34, 0x1c…0x24, 0xc…0x18, 0x0…0x8; a weak function's second copy
@@ -674,7 +657,7 @@ pub fn copy_function_banks(st: &mut LinkState) {
             });
         }
         // The relocations, in the order described above.
-        let objects: Vec<(u64, u64)> = m
+        let mut objects: Vec<(u64, u64)> = m
             .inputs
             .get(input)
             .map(|mi| {
@@ -691,6 +674,10 @@ pub fn copy_function_banks(st: &mut LinkState) {
                     .collect()
             })
             .unwrap_or_default();
+        // By offset: the symbol order of ptxas 13.0's objects is not
+        // theirs (NVSHMEM's `.const_opt.0.12`, `.const_opt.220.232`, ...,
+        // `.const_opt.12.24`; nvlink takes them by offset: observation 147).
+        objects.sort_by_key(|&(lo, _)| lo);
         let block = c.start..c.start.saturating_add(c.size);
         let own: Vec<MercReloc> = m
             .relocs

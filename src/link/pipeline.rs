@@ -524,7 +524,7 @@ impl Linker {
             .iter()
             .map(|&i| (self.state.inputs[i].name.as_str(), self.state.inputs[i].data.as_slice()))
             .collect();
-        let outcomes = finalizer.inputs(&inputs);
+        let outcomes = finalizer.inputs(&inputs, !relocatable);
         for (&input, outcome) in chosen.iter().zip(outcomes) {
             match outcome {
                 Outcome::Changed {
@@ -540,6 +540,7 @@ impl Linker {
                             instructions: f.instructions,
                             changed: f.changed,
                             deleted: f.deleted,
+                            capsule: f.capsule,
                         }));
                     }
                     for reason in skipped {

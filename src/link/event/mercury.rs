@@ -44,6 +44,9 @@ pub enum MercEvent {
         changed: usize,
         /// Instructions the finalizer deleted (dummy loads before a `MEMBAR`).
         deleted: usize,
+        /// The capsule is the finalizer's (its items are not the code's
+        /// instructions, or the code was written again).
+        capsule: bool,
     },
     /// An input's code stays as ptxas wrote it (`input` None: the whole link's).
     RefinalizeSkipped { input: Option<usize>, reason: String },
@@ -97,6 +100,7 @@ impl fmt::Display for MercEvent {
                 instructions,
                 changed,
                 deleted,
+                capsule,
             } => {
                 write!(
                     f,
@@ -105,6 +109,9 @@ impl fmt::Display for MercEvent {
                 )?;
                 if *deleted > 0 {
                     write!(f, ", {deleted} deleted")?;
+                }
+                if *capsule {
+                    write!(f, ", capsule from the finalizer")?;
                 }
                 Ok(())
             }

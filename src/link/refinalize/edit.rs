@@ -8,7 +8,7 @@
 //! against the finalizer's own output; a function whose check fails keeps
 //! ptxas's code (the caller drops the bytes).
 
-use crate::cubin::consts::{SHT_CUDA_INFO, SHT_REL, SHT_RELA, SHT_SYMTAB};
+use crate::cubin::consts::{SHT_CUDA_INFO, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB};
 use crate::cubin::model::Cubin;
 use crate::cubin::nvinfo::{self, NvInfo};
 
@@ -19,11 +19,18 @@ use crate::link::frame_edit::{WIDE_CIE_POINTER, WIDE_INITIAL_LOCATION, fde_at_in
 /// per word): EXIT, S2RCTAID, LD_CACHEMOD, ATOM_SYS, COOP_GROUP,
 /// ATOMF16_EMUL, INT_WARP_WIDE, IGNOREOOB_CP_ASYNC_BULK.
 const OFFSET_LISTS: &[u8] = &[0x1c, 0x1d, 0x25, 0x27, 0x28, 0x2d, 0x31, 0x65];
+/// EIATTR_INDIRECT_BRANCH_TARGETS: per `BRX`, its offset, a reserved
+/// word, the number of targets and the targets' offsets.
+const BRANCH_TARGETS: u8 = 0x34;
+/// EIATTR_ANNOTATIONS: (kind, offset) pairs where no kind is 2 to 5 (those
+/// have longer records).
+const ANNOTATIONS: u8 = 0x55;
 /// Attributes that hold code offsets in another layout (BINDLESS_IMAGE,
-/// INDIRECT_BRANCH_TARGETS, MBARRIER, COROUTINE_RESUME_ID, SYSCALL,
-/// STACK_CANARY_TRAP, LOCAL_CTA_ASYNC_STORE, INSTR_OFFSETS): a function
-/// that has one keeps its code unless every offset keeps its place.
-const UNMOVED: &[u8] = &[0x14, 0x34, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
+/// MBARRIER, COROUTINE_RESUME_ID, SYSCALL, STACK_CANARY_TRAP,
+/// LOCAL_CTA_ASYNC_STORE, INSTR_OFFSETS; INDIRECT_BRANCH_TARGETS where the
+/// code is written anew): a function that has one keeps its code unless
+/// every offset keeps its place.
+const UNMOVED: &[u8] = &[0x14, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
 /// What an edit says when the input's own headers do not hold.
 const BAD: &str = "the input's headers do not hold";
 /// Where a 64-bit FDE's program starts (after the length, CIE pointer,
@@ -149,6 +156,9 @@ impl Editor<'_> {
             }
         }
         self.nv_info(text, moves, fin)?;
+        if let Moves::Shrunk(s) = moves {
+            self.jump_tables(text, name, s)?;
+        }
         self.frame(text, moves, new_len, fin)
             .ok_or("its .debug_frame entry cannot be moved")?;
         self.capsule(name, fin)
@@ -176,6 +186,19 @@ impl Editor<'_> {
                 .and_then(|t| t.find(attr).next().and_then(|x| x.block().map(|b| b.words())))
         };
         for e in &mut info.entries {
+            if matches!(e.attr, BRANCH_TARGETS | ANNOTATIONS)
+                && let Moves::Shrunk(s) = moves
+            {
+                let old = e.block().map(|b| b.words()).unwrap_or_default();
+                let words = if e.attr == BRANCH_TARGETS {
+                    branch_targets_moved(&old, s)
+                } else {
+                    annotations_moved(&old, s)
+                }
+                .ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
+                *e = nvinfo::Entry::sval_words(e.attr, &words);
+                continue;
+            }
             if !OFFSET_LISTS.contains(&e.attr) {
                 continue;
             }
@@ -193,11 +216,13 @@ impl Editor<'_> {
         }
         for e in &info.entries {
             let in_place = matches!(moves, Moves::Rewritten { in_place: true, .. });
-            if UNMOVED.contains(&e.attr) && !in_place {
+            let shrunk = matches!(moves, Moves::Shrunk(_));
+            let moved_here = matches!(e.attr, BRANCH_TARGETS | ANNOTATIONS);
+            if (UNMOVED.contains(&e.attr) || moved_here && !shrunk) && !in_place {
                 return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
             }
             let found = theirs.as_ref().and_then(|t| t.find(e.attr).next());
-            if OFFSET_LISTS.contains(&e.attr)
+            if (OFFSET_LISTS.contains(&e.attr) || moved_here)
                 && found.is_some_and(|t| t.block().map(|b| b.words()) != e.block().map(|b| b.words()))
             {
                 return Err(format!("its {} would not be the finalizer's", e.attr_name()));
@@ -209,6 +234,58 @@ impl Editor<'_> {
             return Err("its .nv.info would change size".into());
         }
         self.put(at, &bytes).ok_or_else(|| BAD.into())
+    }
+
+    /// The jump tables of the function's `.nv.constant2.<f>`: objects
+    /// whose every word is a target of its `BRX`s
+    /// (EIATTR_INDIRECT_BRANCH_TARGETS) hold code offsets with no
+    /// relocation, which move with the code (ptxas 13.0's `switch`es in
+    /// NVSHMEM's put-with-signal: observation 147).
+    fn jump_tables(&mut self, text: usize, name: &str, s: &Shrink) -> Result<(), String> {
+        let c = self.cubin;
+        let Some(info) = c
+            .sections
+            .iter()
+            .find(|x| x.sh_type == SHT_CUDA_INFO && x.info as usize == text)
+            .and_then(|x| NvInfo::decode(&x.data).ok())
+        else {
+            return Ok(());
+        };
+        let mut targets = std::collections::HashSet::new();
+        for e in info.find(BRANCH_TARGETS) {
+            let words = e.block().map(|b| b.words()).unwrap_or_default();
+            let mut i = 0;
+            while let Some(&n) = words.get(i + 2) {
+                let end = (i + 3).saturating_add(n as usize).min(words.len());
+                targets.extend(words[i + 3..end].iter().copied());
+                i = end;
+            }
+        }
+        let Some((bank, sec)) = c.section_by_name(&format!(".nv.constant2.{name}")) else {
+            return Ok(());
+        };
+        if targets.is_empty() || sec.sh_type == SHT_NOBITS {
+            return Ok(());
+        }
+        let at = *self.offsets.get(bank).ok_or(BAD)?;
+        for y in c.symbols.iter().filter(|y| y.shndx as usize == bank && y.size > 0) {
+            let (lo, hi) = (y.value as usize, y.value.saturating_add(y.size) as usize);
+            let Some(object) = sec.data.get(lo..hi).filter(|o| o.len().is_multiple_of(4)) else {
+                continue;
+            };
+            let words: Vec<u32> = object
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect();
+            if !words.iter().all(|w| targets.contains(w)) {
+                continue;
+            }
+            for (k, w) in words.iter().enumerate() {
+                let moved = u32::try_from(s.map(u64::from(*w))).map_err(|_| BAD)?;
+                self.put(at + (lo + 4 * k) as u64, &moved.to_le_bytes()).ok_or(BAD)?;
+            }
+        }
+        Ok(())
     }
 
     /// The function's `.debug_frame` entry: its address range becomes the
@@ -268,6 +345,38 @@ impl Editor<'_> {
         }
         Ok(())
     }
+}
+
+/// EIATTR_INDIRECT_BRANCH_TARGETS's words with each `BRX`'s offset and its
+/// targets moved as `s` moves the code; None when the words do not decode.
+fn branch_targets_moved(words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
+    let mut out = words.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        let n = usize::try_from(*out.get(i + 2)?).ok()?;
+        let end = (i + 3).checked_add(n).filter(|&e| e <= out.len())?;
+        for k in std::iter::once(i).chain(i + 3..end) {
+            out[k] = u32::try_from(s.map(u64::from(out[k]))).ok()?;
+        }
+        i = end;
+    }
+    Some(out)
+}
+
+/// EIATTR_ANNOTATIONS's (kind, offset) pairs with the offsets moved as `s`
+/// moves the code; None when a kind has a longer record (2 to 5).
+fn annotations_moved(words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
+    if !words.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut out = words.to_vec();
+    for pair in out.chunks_exact_mut(2) {
+        if (2..=5).contains(&pair[0]) {
+            return None;
+        }
+        pair[1] = u32::try_from(s.map(u64::from(pair[1]))).ok()?;
+    }
+    Some(out)
 }
 
 /// Where the FDEs of `.debug_frame` (section `fi` of `c`) hold the initial
@@ -396,4 +505,50 @@ fn advances(d: &[u8], mut i: usize, align: u64, s: &Shrink) -> Option<Vec<(usize
         out.push((at, how, new));
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Code of 0x60 bytes whose instruction at 0x20 goes (two NOPs of
+    /// padding laid out again): offsets from 0x30 on move up by 0x10.
+    fn shrink() -> Shrink {
+        let nop = [0x18u8, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        let op = |b: u8| {
+            let mut i = [0u8; 16];
+            i[0] = b;
+            i[1] = 0x72;
+            i
+        };
+        let lds = 0x0000_0000_ffff_f984u64.to_le_bytes();
+        let mut dummy = [0u8; 16];
+        dummy[..8].copy_from_slice(&lds);
+        dummy[8..].copy_from_slice(&0x800u64.to_le_bytes());
+        let code: Vec<u8> = [op(1), op(2), dummy, op(3)]
+            .into_iter()
+            .chain(std::iter::repeat_n(nop, 12))
+            .flatten()
+            .collect();
+        let fin: Vec<u8> = [op(1), op(2), op(3)]
+            .into_iter()
+            .chain(std::iter::repeat_n(nop, 13))
+            .flatten()
+            .collect();
+        super::super::shrink::plan(&code, &fin, &[]).unwrap()
+    }
+
+    #[test]
+    fn branch_targets_and_annotations_move_with_the_code() {
+        let s = shrink();
+        // A BRX at 0x10 with targets 0x0, 0x30, 0x40.
+        assert_eq!(
+            branch_targets_moved(&[0x10, 0, 3, 0x0, 0x30, 0x40], &s),
+            Some(vec![0x10, 0, 3, 0x0, 0x20, 0x30])
+        );
+        assert_eq!(branch_targets_moved(&[0x10, 0, 5, 0x0], &s), None);
+        // SpillRefill annotations (kind 1) at 0x10 and 0x30.
+        assert_eq!(annotations_moved(&[1, 0x10, 1, 0x30], &s), Some(vec![1, 0x10, 1, 0x20]));
+        assert_eq!(annotations_moved(&[2, 0x10], &s), None);
+    }
 }

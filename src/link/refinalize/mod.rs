@@ -72,6 +72,8 @@ pub struct Function {
     /// The finalizer wrote the code anew (a `-g` link's libcudadevrt,
     /// ptxas 13.0's sm_120 code).
     pub rewritten: bool,
+    /// The capsule's operand fields are the finalizer's (`finalizer_capsule`).
+    pub capsule: bool,
 }
 
 /// What re-finalizing one input gave.
@@ -152,8 +154,10 @@ impl Finalizer {
     /// outcome per input. An input that calls into another cannot be
     /// linked alone (an undefined reference): those take their code from
     /// one link of all the inputs together, function by function where
-    /// the function's name is unique there.
-    pub fn inputs(&self, inputs: &[(&str, &[u8])]) -> Vec<Outcome> {
+    /// the function's name is unique there. `whole`: `inputs` are all the
+    /// link's, so that constants lie where the link puts them in a link
+    /// of them all (or of the only one), and capsules may be taken.
+    pub fn inputs(&self, inputs: &[(&str, &[u8])], whole: bool) -> Vec<Outcome> {
         let (calls_out, code_names) = symbol_facts(inputs);
         let alone: Vec<Result<Vec<u8>, String>> = inputs
             .par_iter()
@@ -181,10 +185,10 @@ impl Finalizer {
             .zip(alone.par_iter())
             .enumerate()
             .map(|(i, (&(_, data), own))| match (own, &together) {
-                (Ok(out), _) => apply(data, out, None),
+                (Ok(out), _) => apply(data, out, None, whole && inputs.len() == 1),
                 (Err(_), Some(all)) if undefined(own) => {
                     let copy = |name: &str| (defined_before(i, name), defined_by(name));
-                    apply(data, all, Some(&copy))
+                    apply(data, all, Some(&copy), whole)
                 }
                 (Err(e), _) => Outcome::Kept(e.clone()),
             })
@@ -195,7 +199,7 @@ impl Finalizer {
     /// `input` does.
     pub fn input(&self, name: &str, data: &[u8]) -> Outcome {
         match self.link(&[(name, data)]) {
-            Ok(out) => apply(data, &out, None),
+            Ok(out) => apply(data, &out, None, false),
             Err(e) => Outcome::Kept(e),
         }
     }
@@ -336,8 +340,9 @@ type CopyOf<'a> = &'a (dyn Fn(&str) -> (usize, usize) + Sync);
 /// The outcome of taking from `out` (nvJitLink's cubin) what it changed in
 /// input `data`; with `shared`, `out` links the other inputs too: a
 /// function several inputs define is taken from this input's copy when
-/// the link kept every copy, and not otherwise.
-fn apply(data: &[u8], out: &[u8], shared: Option<CopyOf<'_>>) -> Outcome {
+/// the link kept every copy, and not otherwise. `capsules`: `out`'s
+/// constants lie where the link puts them (`finalizer_capsule`).
+fn apply(data: &[u8], out: &[u8], shared: Option<CopyOf<'_>>, capsules: bool) -> Outcome {
     let Ok(cubin) = read::parse(data) else {
         return Outcome::Kept("the input does not parse".into());
     };
@@ -376,7 +381,7 @@ fn apply(data: &[u8], out: &[u8], shared: Option<CopyOf<'_>>) -> Outcome {
     if code.is_empty() {
         return Outcome::Unchanged;
     }
-    let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking);
+    let take = |shrinking| take(&cubin, data, &offsets, &code, &finalized, shrinking, capsules);
     // Where the line tables of the functions shortened cannot follow, no
     // function is shortened.
     let (new, functions, mut skipped) = take(true)
@@ -406,8 +411,10 @@ type Taken = (Vec<u8>, Vec<Function>, Vec<String>);
 
 /// The input's new bytes: the control fields of `finalized` (nvJitLink's
 /// output for the input alone), and with `shrinking` the functions it
-/// shortened (`shrink`, `lines`); the functions changed, and why others
-/// keep their code. Err when the line tables cannot follow.
+/// shortened (`shrink`, `lines`), and with `capsules` the capsules whose
+/// items are not the code's instructions (`finalizer_capsule`); the
+/// functions changed, and why others keep their code. Err when the line
+/// tables cannot follow.
 fn take(
     cubin: &Cubin<'_>,
     data: &[u8],
@@ -415,6 +422,7 @@ fn take(
     code: &[usize],
     finalized: &Cubin<'_>,
     shrinking: bool,
+    capsules: bool,
 ) -> Result<Taken, String> {
     let mut new = data.to_vec();
     let mut functions: Vec<Function> = Vec::new();
@@ -435,8 +443,9 @@ fn take(
             continue;
         };
         let same_code = control_fields(&s.data, &f.data, &relocated, into);
+        let capsule = capsules && same_code.is_some() && finalizer_capsule(cubin, offsets, &mut new, i, finalized);
         if let Some(changed) = same_code
-            && changed > 0
+            && (changed > 0 || capsule)
         {
             functions.push(Function {
                 name: s.name[".text.".len()..].to_string(),
@@ -444,10 +453,11 @@ fn take(
                 changed,
                 deleted: 0,
                 rewritten: false,
+                capsule,
             });
         } else if shrinking && same_code.is_none() {
             // Shortened by the finalizer, or (a `-g` link) written anew.
-            let (moves, code) = if let Some(plan) = shrink::plan(&s.data, &f.data) {
+            let (moves, code) = if let Some(plan) = shrink::plan(&s.data, &f.data, &relocated) {
                 let code = shrink::code(&plan, &s.data, &f.data, &relocated);
                 (shrink::Moves::Shrunk(plan), code)
             } else if let Some(m) = shrink::rewritten(&s.data, &f.data, &relocated) {
@@ -480,6 +490,7 @@ fn take(
                         shrink::Moves::Rewritten { .. } => 0,
                     },
                     rewritten: matches!(moves, shrink::Moves::Rewritten { .. }),
+                    capsule: true,
                 }),
                 Err(why) => {
                     skipped.push(format!("function {fname}: {why}"));
@@ -502,6 +513,52 @@ fn take(
         lines::replace(&mut editor, &shrunk, finalized)?;
     }
     Ok((new, functions, skipped))
+}
+
+/// Where the items of function `code`'s capsule are not its instructions
+/// (ptxas 13.0's code, NVSHMEM 3's device library; ptxas 13.5's calls that
+/// take a return address), culdb cannot tell which record holds a
+/// relocated instruction's operand (`mercury_merge`), and the finalizer's
+/// capsule holds them all resolved (corpus observation 147): it replaces
+/// the input's in `new` when both have the same records. True when it
+/// did. Only where the finalizer's constants lie where the link puts them.
+fn finalizer_capsule(cubin: &Cubin<'_>, offsets: &[u64], new: &mut [u8], code: usize, finalized: &Cubin<'_>) -> bool {
+    use crate::cubin::capsule::Capsule;
+    let text = &cubin.sections[code];
+    let name = format!(".nv.capmerc.text.{}", &text.name[".text.".len()..]);
+    let (Some((ci, own)), Some((_, theirs))) = (cubin.section_by_name(&name), finalized.section_by_name(&name)) else {
+        return false;
+    };
+    // The header's symbol index aside, the same item count and flags.
+    const HEADER: usize = 12;
+    if own.data.len() != theirs.data.len()
+        || own.data.len() < HEADER
+        || own.data[4..HEADER] != theirs.data[4..HEADER]
+        || own.data[HEADER..] == theirs.data[HEADER..]
+    {
+        return false;
+    }
+    let (Ok(mine), Ok(fin)) = (Capsule::parse(&own.data), Capsule::parse(&theirs.data)) else {
+        return false;
+    };
+    let same_records = mine.records.len() == fin.records.len()
+        && mine
+            .records
+            .iter()
+            .zip(&fin.records)
+            .all(|(a, b)| (a.item, a.offset, a.kind, a.inner) == (b.item, b.offset, b.kind, b.inner));
+    if !same_records || mine.follows_code(&text.data) {
+        return false;
+    }
+    let Some(&at) = offsets.get(ci) else { return false };
+    let at = at as usize + HEADER;
+    match new.get_mut(at..at + own.data.len() - HEADER) {
+        Some(into) => {
+            into.copy_from_slice(&theirs.data[HEADER..]);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Writes into `into` (the input's bytes from the section on) `code` with

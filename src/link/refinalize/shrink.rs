@@ -1,8 +1,9 @@
 //! Functions the finalizer makes shorter: nvlink 13.5 deletes, for an
 //! sm_100+ target, the never-executed `@!PT LDS RZ, [RZ]` instructions
 //! ptxas `-c` puts before each `MEMBAR` (`__threadfence()`, a grid's
-//! `sync()`), then the trailing `NOP`s of the function's padding that are
-//! no longer needed (corpus README observation 141). Everything that
+//! `sync()`; in ptxas 13.0's code a `DEPBAR` after one instead), then the
+//! trailing `NOP`s of the function's padding that are no longer needed
+//! (corpus README observations 141, 147). Everything that
 //! holds an offset into the function moves with its instruction.
 //!
 //! `Moves` says where each offset of the old code went, for `edit`, which
@@ -20,6 +21,8 @@ const MEMBAR: u64 = 0x992;
 const MEMBAR_CTA: u64 = 0x8000;
 /// `NOP`, likewise.
 const NOP: (u64, u64) = (0x7918, 0);
+/// `DEPBAR.LE SB0, 0x0`, likewise.
+const DEPBAR_SB0: (u64, u64) = (0x0000_8000_0000_791a, 0);
 
 /// Which instructions of a function stay: the old index of each
 /// instruction of its code kept, in order, before the padding (the `NOP`s
@@ -148,25 +151,37 @@ fn is(code: &[u8], n: usize, (lo, below): (u64, u64)) -> bool {
     word(code, at) == lo && word(code, at + 8) & BELOW_CONTROL == below
 }
 
-/// Whether the finalizer deletes instruction `i` of `code`: a dummy load,
-/// or the `MEMBAR.ALL.CTA` after dummy loads that a `MEMBAR` of another
-/// scope under the same predicate follows (reductionMultiBlockCG's grid
-/// `sync()`: `@P2 MEMBAR.ALL.CTA; @P2 MEMBAR.ALL.GPU` becomes the second
-/// alone; `__threadfence_block()`'s own `MEMBAR.ALL.CTA` stays).
-fn deleted(code: &[u8], i: usize) -> bool {
-    if is(code, i, DUMMY_LOAD) {
-        return true;
+/// Whether the finalizer may delete instruction `i` of `code`: a dummy
+/// load; a `MEMBAR.ALL.CTA` (after dummy loads, where a `MEMBAR` of
+/// another scope under the same predicate follows: reductionMultiBlockCG's
+/// grid `sync()`, `@P2 MEMBAR.ALL.CTA; @P2 MEMBAR.ALL.GPU` becomes the
+/// second alone; `__threadfence_block()`'s own stays, as the finalizer's
+/// code says); the `DEPBAR.LE SB0, 0x0` ptxas 13.0 puts after a
+/// `MEMBAR.SC.CTA` (NVSHMEM 3's put-with-signal: observation 147, where
+/// the dummy loads stay).
+fn deletable(code: &[u8], i: usize) -> bool {
+    let scope = word(code, i * INSTRUCTION + 8) & BELOW_CONTROL;
+    is(code, i, DUMMY_LOAD)
+        || is(code, i, DEPBAR_SB0)
+        || word(code, i * INSTRUCTION) & 0xfff == MEMBAR && scope == MEMBAR_CTA
+}
+
+/// Whether instruction `i` of `code` is instruction `k` of `finalized`:
+/// the same bits below the control field; the same opcode where a
+/// relocation patches it (`relocated`) or it holds an offset to another
+/// instruction (a branch, `BSSY`, `CALL.REL`, `BRX`), which deletions
+/// between the two change.
+fn same(code: &[u8], i: usize, finalized: &[u8], k: usize, relocated: &[u64]) -> bool {
+    let (at, to) = (i * INSTRUCTION, k * INSTRUCTION);
+    let op = word(code, at) & 0xfff;
+    if op != word(finalized, to) & 0xfff {
+        return false;
     }
-    let n = code.len() / INSTRUCTION;
-    let lo = |k: usize| word(code, k * INSTRUCTION);
-    let scope = |k: usize| word(code, k * INSTRUCTION + 8) & BELOW_CONTROL;
-    i > 0
-        && i + 1 < n
-        && is(code, i - 1, DUMMY_LOAD)
-        && lo(i) & 0xfff == MEMBAR
-        && scope(i) == MEMBAR_CTA
-        && lo(i + 1) == lo(i)
-        && scope(i + 1) != MEMBAR_CTA
+    let relative = matches!(op & 0xff, 0x44 | 0x45 | 0x47 | 0x49) && matches!(op >> 8, 0x9 | 0x5);
+    relative
+        || relocated.contains(&(i as u64))
+        || word(code, at) == word(finalized, to)
+            && word(code, at + 8) & BELOW_CONTROL == word(finalized, to + 8) & BELOW_CONTROL
 }
 
 /// Instructions a function of `code_len` instructions before its padding
@@ -177,28 +192,29 @@ fn padded(code_len: usize) -> usize {
     (code_len + 8).div_ceil(8) * 8
 }
 
-/// How `code` becomes `finalized`: every dummy load goes and the padding
-/// is laid out again; None when that does not give the finalizer's
-/// length, or an instruction kept has another opcode than the
-/// finalizer's at its place.
-pub fn plan(code: &[u8], finalized: &[u8]) -> Option<Shrink> {
+/// How `code` becomes `finalized`: instructions the finalizer may delete
+/// (`deletable`) go where its code does not have them, each other
+/// instruction is the finalizer's next (`same`), and the padding is laid
+/// out again; None when that is not how `finalized` came about.
+pub fn plan(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Shrink> {
     if !code.len().is_multiple_of(INSTRUCTION) || !finalized.len().is_multiple_of(INSTRUCTION) {
         return None;
     }
     let (n, m) = (code.len() / INSTRUCTION, finalized.len() / INSTRUCTION);
     let old_code = (0..n).rposition(|i| !is(code, i, NOP))? + 1;
-    let kept: Vec<usize> = (0..old_code).filter(|&i| !deleted(code, i)).collect();
+    let mut kept = Vec::with_capacity(old_code);
+    for i in 0..old_code {
+        if kept.len() < m && same(code, i, finalized, kept.len(), relocated) {
+            kept.push(i);
+        } else if !deletable(code, i) {
+            return None;
+        }
+    }
     if kept.len() == old_code || padded(kept.len()) != m || padded(old_code) != n {
         return None;
     }
-    // The opcode (bits 0..11) of each kept instruction is the finalizer's,
-    // and the padding is NOPs.
-    let same_op = kept
-        .iter()
-        .enumerate()
-        .all(|(k, &i)| word(code, i * INSTRUCTION) & 0xfff == word(finalized, k * INSTRUCTION) & 0xfff);
     let padding = (kept.len()..m).all(|k| is(finalized, k, NOP));
-    (same_op && padding).then_some(Shrink {
+    padding.then_some(Shrink {
         kept,
         old_code,
         old_len: n,
@@ -243,7 +259,7 @@ mod tests {
             .flat_map(instruction)
             .collect();
         let fin: Vec<u8> = [a, b].into_iter().chain(nops(14)).flat_map(instruction).collect();
-        let s = plan(&code, &fin).unwrap();
+        let s = plan(&code, &fin, &[]).unwrap();
         assert_eq!(s.deleted(), 2);
         assert_eq!(s.map(0x00), 0x00);
         assert_eq!(s.map(0x30), 0x10);
@@ -255,10 +271,10 @@ mod tests {
             .chain(nops(14))
             .flat_map(instruction)
             .collect();
-        assert_eq!(plan(&code, &other), None);
+        assert_eq!(plan(&code, &other, &[]), None);
         // A finalizer length the padding rule does not give.
         let short: Vec<u8> = [a, b].into_iter().chain(nops(6)).flat_map(instruction).collect();
-        assert_eq!(plan(&code, &short), None);
+        assert_eq!(plan(&code, &short, &[]), None);
         // Nine dummy loads: 11 + 8 -> 24 instructions, 2 + 8 -> 16.
         let long: Vec<u8> = [a]
             .into_iter()
@@ -267,9 +283,48 @@ mod tests {
             .chain(nops(13))
             .flat_map(instruction)
             .collect();
-        let s = plan(&long, &fin).unwrap();
+        let s = plan(&long, &fin, &[]).unwrap();
         assert_eq!(s.deleted(), 9);
         assert_eq!(s.map(0xa0), 0x10);
         assert_eq!(s.map(24 * 16), 16 * 16);
+    }
+
+    #[test]
+    fn the_finalizers_code_says_which_go() {
+        // ptxas 13.0 (NVSHMEM's put-with-signal): LDS x3, MEMBAR.SC.CTA,
+        // DEPBAR.LE SB0, 0x0, BSYNC; the finalizer keeps the dummy loads
+        // and the fence and deletes the DEPBAR (one NOP of padding more).
+        let membar_sc_cta = (0x7992, 0);
+        let bsync = (0x0000_0006_0000_7941, 0x3800000);
+        let nops = |k: usize| std::iter::repeat_n(NOP, k);
+        let body = [DUMMY_LOAD, DUMMY_LOAD, DUMMY_LOAD, membar_sc_cta];
+        let code: Vec<u8> = body
+            .into_iter()
+            .chain([DEPBAR_SB0, bsync])
+            .chain(nops(10))
+            .flat_map(instruction)
+            .collect();
+        let fin: Vec<u8> = body
+            .into_iter()
+            .chain([bsync])
+            .chain(nops(11))
+            .flat_map(instruction)
+            .collect();
+        let s = plan(&code, &fin, &[]).unwrap();
+        assert_eq!(s.deleted(), 1);
+        assert_eq!(s.map(0x40), 0x40);
+        assert_eq!(s.map(0x50), 0x40);
+        // An instruction the finalizer does not have and may not delete.
+        let other: Vec<u8> = [DUMMY_LOAD, membar_sc_cta, bsync]
+            .into_iter()
+            .chain(nops(13))
+            .flat_map(instruction)
+            .collect();
+        let code2: Vec<u8> = [DUMMY_LOAD, (0x1234_5810, 0x10), membar_sc_cta, bsync]
+            .into_iter()
+            .chain(nops(12))
+            .flat_map(instruction)
+            .collect();
+        assert_eq!(plan(&code2, &other, &[]), None);
     }
 }
