@@ -209,13 +209,15 @@ impl Capsule {
     }
 }
 
-/// The index of a function's closing `BRA` self-loop (opcode 0x947, offset
-/// -4 words) in its code.
+/// The index of a function's closing `BRA` self-loop (opcode 0x947 under
+/// `PT`, offset -4 words) in its code. A loop's `@P0 BRA` back to the
+/// instruction before it is not one (a `#pragma unroll 32` loop whose
+/// body is one `FFMA`: observation 148).
 fn closing_branch(code: &[u8]) -> Option<usize> {
     code.chunks_exact(16).position(|w| {
         let lo = u64::from_le_bytes(w[..8].try_into().unwrap_or_default());
         let hi = u64::from_le_bytes(w[8..].try_into().unwrap_or_default());
-        lo & 0xfff == 0x947 && lo >> 32 == 0xffff_fffc && hi & 0x3ffff == 0x3ffff
+        lo & 0xffff == 0x7947 && lo >> 32 == 0xffff_fffc && hi & 0x3ffff == 0x3ffff
     })
 }
 

@@ -264,7 +264,15 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                             out.push(record(all));
                         }
                     } else {
-                        out.list[i].entry.value = Value::Block(Block::Symbols { syms: all });
+                        // Its own names kept, then the callees' (two kernels,
+                        // `vprintf` kept, `free` brought: externs_kept_first_sm90).
+                        let mut syms = kept;
+                        for r in reached_externs(g, k.kernel, &externs, false) {
+                            if !syms.contains(&r) {
+                                syms.push(r);
+                            }
+                        }
+                        out.list[i].entry.value = Value::Block(Block::Symbols { syms });
                     }
                 }
                 // An intact record gets what the callees list after its own.

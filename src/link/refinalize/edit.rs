@@ -25,12 +25,17 @@ const BRANCH_TARGETS: u8 = 0x34;
 /// EIATTR_ANNOTATIONS: (kind, offset) pairs where no kind is 2 to 5 (those
 /// have longer records).
 const ANNOTATIONS: u8 = 0x55;
+/// EIATTR_MBARRIER_INSTR_OFFSETS: 4-word records, the offset first.
+const MBARRIER: u8 = 0x39;
+/// Attributes whose code offsets move where the finalizer shortens the
+/// code (`moved`).
+const MOVED: &[u8] = &[BRANCH_TARGETS, ANNOTATIONS, MBARRIER];
 /// Attributes that hold code offsets in another layout (BINDLESS_IMAGE,
-/// MBARRIER, COROUTINE_RESUME_ID, SYSCALL, STACK_CANARY_TRAP,
-/// LOCAL_CTA_ASYNC_STORE, INSTR_OFFSETS; INDIRECT_BRANCH_TARGETS where the
-/// code is written anew): a function that has one keeps its code unless
-/// every offset keeps its place.
-const UNMOVED: &[u8] = &[0x14, 0x39, 0x3a, 0x46, 0x57, 0x59, 0x6c];
+/// COROUTINE_RESUME_ID, SYSCALL, STACK_CANARY_TRAP, LOCAL_CTA_ASYNC_STORE,
+/// INSTR_OFFSETS; the `MOVED` ones where the code is written anew): a
+/// function that has one keeps its code unless every offset keeps its
+/// place.
+const UNMOVED: &[u8] = &[0x14, 0x3a, 0x46, 0x57, 0x59, 0x6c];
 /// What an edit says when the input's own headers do not hold.
 const BAD: &str = "the input's headers do not hold";
 /// Where a 64-bit FDE's program starts (after the length, CIE pointer,
@@ -186,16 +191,12 @@ impl Editor<'_> {
                 .and_then(|t| t.find(attr).next().and_then(|x| x.block().map(|b| b.words())))
         };
         for e in &mut info.entries {
-            if matches!(e.attr, BRANCH_TARGETS | ANNOTATIONS)
+            if MOVED.contains(&e.attr)
                 && let Moves::Shrunk(s) = moves
             {
                 let old = e.block().map(|b| b.words()).unwrap_or_default();
-                let words = if e.attr == BRANCH_TARGETS {
-                    branch_targets_moved(&old, s)
-                } else {
-                    annotations_moved(&old, s)
-                }
-                .ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
+                let words =
+                    moved(e.attr, &old, s).ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
                 *e = nvinfo::Entry::sval_words(e.attr, &words);
                 continue;
             }
@@ -217,7 +218,7 @@ impl Editor<'_> {
         for e in &info.entries {
             let in_place = matches!(moves, Moves::Rewritten { in_place: true, .. });
             let shrunk = matches!(moves, Moves::Shrunk(_));
-            let moved_here = matches!(e.attr, BRANCH_TARGETS | ANNOTATIONS);
+            let moved_here = MOVED.contains(&e.attr);
             if (UNMOVED.contains(&e.attr) || moved_here && !shrunk) && !in_place {
                 return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
             }
@@ -344,6 +345,23 @@ impl Editor<'_> {
             self.replace_section(i, &theirs.data)?;
         }
         Ok(())
+    }
+}
+
+/// The words of attribute `attr` (one of `MOVED`) with their code offsets
+/// moved as `s` moves the code; None when they do not decode.
+fn moved(attr: u8, words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
+    match attr {
+        BRANCH_TARGETS => branch_targets_moved(words, s),
+        ANNOTATIONS => annotations_moved(words, s),
+        MBARRIER if words.len().is_multiple_of(4) => {
+            let mut out = words.to_vec();
+            for record in out.chunks_exact_mut(4) {
+                record[0] = u32::try_from(s.map(u64::from(record[0]))).ok()?;
+            }
+            Some(out)
+        }
+        _ => None,
     }
 }
 
@@ -550,5 +568,10 @@ mod tests {
         // SpillRefill annotations (kind 1) at 0x10 and 0x30.
         assert_eq!(annotations_moved(&[1, 0x10, 1, 0x30], &s), Some(vec![1, 0x10, 1, 0x20]));
         assert_eq!(annotations_moved(&[2, 0x10], &s), None);
+        // An mbarrier instruction at 0x30 (register, immediate, kind word).
+        assert_eq!(
+            moved(MBARRIER, &[0x30, 0xff, 0, 0x0006_0100], &s),
+            Some(vec![0x20, 0xff, 0, 0x0006_0100])
+        );
     }
 }

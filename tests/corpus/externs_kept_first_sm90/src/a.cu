@@ -1,0 +1,2 @@
+#include <cstdlib>
+__device__ void callee(void* p) { free(p); }
