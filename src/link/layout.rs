@@ -403,8 +403,16 @@ impl Layout {
     /// OBJECT gets st_value all ones (relocations against it write it and
     /// go, see reloc::decide) and is a CUDA object in the output, but a
     /// final link leaves it out when its visibility is internal (st_other
-    /// 1); a NOTYPE one (its relocations write 0) is left out.
+    /// 1); a NOTYPE one (its relocations write 0) is left out. libcudadevrt's
+    /// `.nv.ptx.const0.size` is the size of the output's `.nv.constant3`
+    /// where the link has one (0x18 for 24 bytes of `__constant__` data:
+    /// devrt_const0_size_sm90, observation 150).
     fn local_undefined(st: &mut LinkState, final_link: bool, ev: &mut Vec<LayoutEvent>) {
+        let user_bank = st
+            .section_named(".nv.constant3")
+            .and_then(|i| st.sections.get(i))
+            .map(|s| s.size)
+            .filter(|&n| n > 0);
         let found: Vec<SymIdx> = st
             .all_symbols()
             .filter(|(_, s)| s.binding == STB_LOCAL && s.place == Place::Undefined && !s.removed)
@@ -415,7 +423,10 @@ impl Layout {
             let Some(s) = st.symbol_mut(idx) else { continue };
             let object = is_local_undefined_object(s);
             if object {
-                s.value = u64::MAX;
+                s.value = match user_bank {
+                    Some(size) if s.name.as_ref() == ".nv.ptx.const0.size" => size,
+                    _ => u64::MAX,
+                };
             }
             let reason = if !object {
                 Some("LOCAL undefined name without a type")
