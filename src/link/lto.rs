@@ -32,7 +32,8 @@
 //!   without it nvJitLink internalizes them (corpus lto_cdp_extern_fn_sm90).
 //! * The PTX then goes through ptxas with `-arch sm_NN -m 64`, nvlink's
 //!   `-maxrregcount` and `-Xptxas` options first (the cubin's tkinfo note
-//!   records them so). When every input was IR ("full LTO") and the code
+//!   records them so; an `-Xptxas` value split at blanks). NVVM gets
+//!   `-maxrregcount` too, as `-maxreg`. When every input was IR ("full LTO") and the code
 //!   calls no function but the driver's, or no libcudadevrt was given,
 //!   ptxas compiles the whole program (an unresolved call is then ptxas's
 //!   `Unresolved extern function`) and its cubin, unchanged, is the output:
@@ -217,6 +218,9 @@ pub fn compile(
         "-ptx".to_string(),
         format!("-Xnvvm={DEVICE_C}"),
     ];
+    // nvlink's `-maxrregcount` reaches NVVM too, which then keeps register
+    // pressure down (rematerializes) as it does (corpus lto_maxrreg_sm90).
+    nvvm_options.extend(req.maxrregcount.map(|n| format!("-Xnvvm=-maxreg={n}")));
     nvvm_options.extend(req.xnvvm.iter().map(|o| format!("-Xnvvm={o}")));
     nvvm_options.extend(req.split_compile.map(|n| format!("-split-compile={n}")));
     nvvm_options.extend(
@@ -238,8 +242,15 @@ pub fn compile(
         (ptx, nvvm_log) = nvjitlink_ptx(&library, &nvvm_options, modules)?;
     }
     let nvvm_us = t.elapsed().as_micros() as u64;
-    let mut ptxas_args = Vec::new();
-    ptxas_args.extend(req.xptxas.iter().cloned());
+    // An `-Xptxas` value holds blank-separated options (nvcc passes
+    // `-Xptxas "-O0 "` and joins several with blanks), as nvlink splits it
+    // (corpus lto_xptxas_blanks_sm90).
+    let mut ptxas_args: Vec<String> = req
+        .xptxas
+        .iter()
+        .flat_map(|o| o.split_whitespace())
+        .map(str::to_string)
+        .collect();
     if let Some(n) = req.maxrregcount {
         ptxas_args.push(format!("-maxrregcount={n}"));
     }

@@ -1008,7 +1008,10 @@ impl Parser<'_> {
         let o = &mut self.opts;
         match id {
             Id::Xnvvm => o.lto.xnvvm.extend(items),
-            Id::Xptxas => o.lto.xptxas.extend(items),
+            // nvcc passes `-Xptxas "-O0 "`: nvlink records the value
+            // without the trailing blank, and ptxas gets its
+            // blank-separated options one by one (lto_xptxas_blanks_sm90).
+            Id::Xptxas => o.lto.xptxas.extend(items.iter().map(|s| s.trim().to_string())),
             Id::KernelsUsed => o.kernels_used.extend(items),
             Id::VariablesUsed => o.variables_used.extend(items),
             Id::Library => o.inputs.extend(items.into_iter().map(InputArg::Library)),

@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_cf26f1fb_7_kern_cu_3b6f0e8f)
