@@ -27,6 +27,9 @@ use super::state::{LinkState, SymIdx};
 /// The line tables nvlink writes again.
 pub const LINE_TABLES: &[&str] = &[".debug_line", ".nv_debug_line_sass"];
 
+/// `DW_LNE_end_sequence`: an extended opcode of one byte.
+const END_SEQUENCE: [u8; 3] = [0, 1, 1];
+
 /// Whether output section `name` is one of them.
 pub fn is_line_table(name: &str) -> bool {
     LINE_TABLES.contains(&name)
@@ -151,9 +154,16 @@ fn reorder(data: &[u8], at: &[(u64, u32)], lost: &[u64]) -> Option<Reordered> {
                 copy(&mut out, &mut moves, unit, u.body);
                 let mut order: Vec<usize> = (0..seqs.len()).filter(|&i| keys[i].is_some()).collect();
                 order.sort_by_key(|&i| keys[i]);
+                // A unit that loses every sequence keeps a lone
+                // DW_LNE_end_sequence (a file whose kernels dead-code
+                // elimination removed: debug_line_dead_unit_sm120).
+                let emptied = order.is_empty() && !seqs.is_empty();
                 for i in order {
                     let (a, b) = seqs[i];
                     copy(&mut out, &mut moves, a, b);
+                }
+                if emptied {
+                    out.extend_from_slice(&END_SEQUENCE);
                 }
                 if out.len() - start != u.end - unit {
                     let length = (out.len() - start - 4) as u32;

@@ -1,0 +1,1 @@
+__global__ void unused(float* p) { p[threadIdx.x] += 1.f; }
