@@ -359,7 +359,7 @@ impl Layout {
                 Stage::KernelShared(0)
             }
             Stage::KernelShared(i) if i < self.kernels.len() => {
-                self.kernel_shared(st, i, &mut ev);
+                self.kernel_shared(st, i, setup.debug, &mut ev);
                 Stage::KernelShared(i + 1)
             }
             Stage::KernelShared(_) => Stage::ExternShared,
@@ -382,7 +382,11 @@ impl Layout {
             }
             Stage::Done => Stage::Done,
         };
-        ev.into_iter().map(Event::Layout).collect()
+        let mut out: Vec<Event> = ev.into_iter().map(Event::Layout).collect();
+        if matches!(self.stage, Stage::Done) {
+            out.extend(constant_bank_limit(st).map(Event::Diagnostic));
+        }
+        out
     }
 
     /// nvlink keeps the st_value of an undefined name (`.nv.reservedSmem.cap`
@@ -661,7 +665,10 @@ impl Layout {
                 }
             };
             let value = align_up(st.sections[k].size, EXTERN_INSTANCE_ALIGN).max(EXTERN_ARRAY_VALUE);
-            st.sections[k].size = value;
+            // The section ends at a multiple of its alignment, past the
+            // instance (shared_align128_dynamic_sm90: 0x190 aligned to 128
+            // is 0x200, the instance at 0x190).
+            st.sections[k].size = align_up(value, st.sections[k].align.max(1));
             let instance = st.add_global(OutSymbol {
                 name: EXTERN_INSTANCE.into(),
                 binding: STB_WEAK,
@@ -772,7 +779,7 @@ impl Layout {
     /// first), then size (smallest first) (`shared_order`; corpus
     /// shared_static_sm90, shared_order_sm90). The section grows by the
     /// reserved shared memory.
-    fn kernel_shared(&mut self, st: &mut LinkState, n: usize, ev: &mut Vec<LayoutEvent>) {
+    fn kernel_shared(&mut self, st: &mut LinkState, n: usize, debug: bool, ev: &mut Vec<LayoutEvent>) {
         let Some(k) = self.kernels.get(n).cloned() else { return };
         let reach = self.reach.get(n).cloned().unwrap_or_default();
         let uses_prefix = self.prefix.iter().any(|v| reach.contains(v));
@@ -796,9 +803,11 @@ impl Layout {
         // A section with no variables keeps the size its inputs gave it: a
         // `-r` output's `.nv.shared.<k>` grown for its `externsharedinstance`
         // (rel_extern_shared_sm90: 0x20, the array at 0x20).
+        let mut own_align = 1;
         if own.is_empty() && !uses_prefix && !st.sections[k.section].contributions.is_empty() {
             cur = st.sections[k.section].size;
             align = align.max(st.sections[k.section].align);
+            own_align = align;
         }
         let pool = shared_order::kernel_order(&own, |v| (self.alignment(st, *v), st.symbol(*v).map_or(0, |s| s.size)));
         let section = st.sections[k.section].name.clone();
@@ -809,6 +818,7 @@ impl Layout {
             s.value = offset;
             cur = offset + s.size;
             align = align.max(a);
+            own_align = own_align.max(a);
             ev.push(LayoutEvent::Placed {
                 name: s.name.to_string(),
                 section: section.clone(),
@@ -818,8 +828,21 @@ impl Layout {
         }
         // The extern arrays it reaches start after its own memory, which
         // grows to that point (shared_dynamic_kernels_sm90: 0x64 bytes and
-        // an array aligned to 16 give 0x70, and 0x470 with the cap).
-        let mut end = cur;
+        // an array aligned to 16 give 0x70, and 0x470 with the cap), first
+        // rounded up to its own variables' alignment (shared_align128_dynamic_sm90:
+        // a 400-byte array aligned to 128 puts the extern array at 0x200).
+        // The arrays themselves start there under `-g` only; without it
+        // they keep the unrounded end (0x190: the section is 0x600, the
+        // array at 0x190).
+        let rounded = if self.externs.keys().any(|x| reach.contains(x)) {
+            align_up(cur, own_align)
+        } else {
+            cur
+        };
+        if debug {
+            cur = rounded;
+        }
+        let mut end = rounded;
         for (&x, need) in self.externs.iter_mut() {
             if reach.contains(&x) {
                 // Its st_value is its alignment, taken as it is: an
@@ -1353,4 +1376,20 @@ fn hopper(st: &LinkState) -> bool {
 /// one kernel.
 fn is_instance(st: &LinkState, x: SymIdx) -> bool {
     st.symbol(x).is_some_and(|s| &*s.name == EXTERN_INSTANCE)
+}
+
+/// The user constant bank's limit (bank 3 is 64 KB).
+const CONSTANT_BANK_MAX: u64 = 0x10000;
+
+/// nvlink's error for a final link whose `.nv.constant3` is larger than the
+/// bank: "File uses too much global constant data (0x10004 bytes, 0x10000
+/// max)" (err_constant_overflow_sm90: 32 KB and 32 KB + 4 bytes), which
+/// fails the link (`-r` too) with status 255 and no output.
+fn constant_bank_limit(st: &LinkState) -> Option<crate::diag::Diagnostic> {
+    let size = st.section_named(".nv.constant3").and_then(|i| st.sections.get(i))?.size;
+    (size > CONSTANT_BANK_MAX).then(|| {
+        crate::diag::Diagnostic::error(format!(
+            "File uses too much global constant data ({size:#x} bytes, {CONSTANT_BANK_MAX:#x} max)"
+        ))
+    })
 }

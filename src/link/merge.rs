@@ -425,6 +425,17 @@ impl InputMerge {
                 Ok(())
             }
             _ if old.binding == STB_GLOBAL && sym.binding == STB_GLOBAL => {
+                // Variables of two sizes: that error first, then this one
+                // (err_multidef_size_sm90).
+                if sym.sym_type != STT_FUNC && sym.size != old.size {
+                    let text = format!(
+                        "Size doesn't match for '{}' in '{}', first specified in '{}'",
+                        sym.name,
+                        self.name(st),
+                        st.input_name(old.input)
+                    );
+                    let _ = self.error(st, ev, text);
+                }
                 let text = format!(
                     "Multiple definition of '{}' in '{}', first defined in '{}'",
                     sym.name,

@@ -195,8 +195,7 @@ impl Editor<'_> {
                 && let Moves::Shrunk(s) = moves
             {
                 let old = e.block().map(|b| b.words()).unwrap_or_default();
-                let words =
-                    moved(e.attr, &old, s).ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
+                let words = moved(e.attr, &old, s).ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
                 *e = nvinfo::Entry::sval_words(e.attr, &words);
                 continue;
             }
