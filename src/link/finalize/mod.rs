@@ -298,6 +298,31 @@ impl Finalize {
                 }
             }
         }
+        // A kernel limited to fewer registers (EIATTR_MAXREG_COUNT, from
+        // `__launch_bounds__`) than a function it calls uses fails the link
+        // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`).
+        let limit_of = |k: SymIdx| {
+            st.nvinfo.iter().find_map(|n| match n.entry.value {
+                crate::cubin::nvinfo::Value::Half { value }
+                    if n.live && n.function == Some(k) && n.entry.attr == crate::cubin::nvinfo::code::MAXREG_COUNT =>
+                {
+                    Some(u32::from(value))
+                }
+                _ => None,
+            })
+        };
+        for p in self.props.iter() {
+            if let (Some(limit), Some(from)) = (limit_of(p.kernel), p.regs_from)
+                && p.regs > limit
+            {
+                out.push(Diagnostic::error(format!(
+                    "entry function '{}' with max regcount of {limit} calls function '{}' with regcount of {}",
+                    st.symbol_name(p.kernel),
+                    st.symbol_name(from),
+                    p.regs
+                )));
+            }
+        }
         if setup.dump_callgraph {
             for line in self.callgraph_dump(st, setup) {
                 out.push(Diagnostic::tool_output(line));
