@@ -119,6 +119,12 @@ fn resolved(st: &LinkState, r: &MercReloc, relocatable: bool) -> bool {
     // 0x10003 against `.debug_abbrev` beside it is applied and goes
     // (debug_stmt_list_sm100).
     let driver = is_driver_type(r.rtype);
+    // A reserved shared-memory partition the driver sizes
+    // (`__nv_reservedSMEM_tcgen05_partition`, a weak object in
+    // `.nv.shared.reserved.0`) keeps its records (tcgen05_partition_sm100a).
+    if sym.name.starts_with("__nv_reservedSMEM_") {
+        return false;
+    }
     match sym.place {
         Place::Section(i) => match st.sections.get(i).map(|s| s.class) {
             Some(SectionClass::Constant(_) | SectionClass::Debug) => !driver,
