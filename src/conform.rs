@@ -156,10 +156,12 @@ pub fn check_case(case: &Path, mode: Mode) -> CaseResult {
             (lines, linker.output().map(<[u8]>::to_vec))
         }
     };
-    // nvlink's text: culdb's bracketed hints (`[culdb: ...]`) aside.
+    // nvlink's text: culdb's bracketed hints (`[culdb: ...]`) aside, a
+    // message of several lines (libNVVM's log) line by line, as printed.
     let lines: Vec<String> = lines
         .iter()
         .map(|l| crate::link::inputs::nvlink_text(l).to_string())
+        .flat_map(|l| l.split('\n').map(str::to_string).collect::<Vec<_>>())
         .collect();
     let needs_ptxas = lines.iter().any(|l| l.contains("ptxas"));
     if needs_ptxas && !crate::link::find_ptxas().is_some_and(|p| p.is_file()) {

@@ -273,10 +273,17 @@ pub fn compile(
     })?;
     let t = Instant::now();
     let out = ptx::run(&ptxas, ptx.as_bytes(), &ptxas_args).map_err(|e| match e {
+        // ptxas refusing its options is nvlink's `fatbinary error`; ptxas
+        // failing to compile the code (`error` lines: too much shared
+        // data) is `JIT compile failed` (lto_ptxas_error_sm90).
         PtxError::Rejected { messages } => Failure {
+            fatal: if messages.iter().any(|m| m.starts_with("ptxas error")) {
+                "elfLink JIT compile failed".into()
+            } else {
+                "elfLink fatbinary error".into()
+            },
             infos: Vec::new(),
             printed: messages,
-            fatal: "elfLink fatbinary error".into(),
         },
         PtxError::Run(why) => Failure::fatal(format!("elfLink fatbinary error [culdb: {why}]")),
     })?;
@@ -391,15 +398,17 @@ fn nvjitlink_ptx(library: &Path, options: &[String], modules: &[LtoModule]) -> R
     match run.output {
         Some(ptx) if run.code == 0 => Ok((String::from_utf8_lossy(&ptx).into_owned(), run.info_log)),
         None if run.code == 0 => Err(Failure::fatal("elfLink nvvm error [culdb: nvJitLink gave no PTX]")),
+        // nvlink prints libNVVM's log as one message, its blank lines
+        // kept (two IR modules defining one global: the link error, a
+        // blank line, `NVVM_ERROR_COMPILATION`), then the fatal line.
         _ => Err(Failure {
-            infos: run
-                .error_log
-                .lines()
-                .filter(|l| !l.is_empty())
-                .map(nvvm_log_line)
+            infos: Some(run.error_log.trim_end())
+                .filter(|log| !log.trim().is_empty())
+                .map(|log| log.lines().map(nvvm_log_line).collect::<Vec<_>>().join("\n"))
+                .into_iter()
                 .collect(),
             printed: Vec::new(),
-            fatal: format!("elfLink JIT compile failed [culdb: nvJitLink error {}]", run.code),
+            fatal: "elfLink JIT compile failed".into(),
         }),
     }
 }

@@ -1,0 +1,1 @@
+__device__ float g_scale = 1.0f;

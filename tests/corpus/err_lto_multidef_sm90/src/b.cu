@@ -1,0 +1,1 @@
+__device__ float g_scale = 2.0f;
