@@ -702,6 +702,20 @@ fn checks_after_the_line_is_read_follow_nvlinks_order() {
         fatal(&["-arch=lto_90", "-o", "o", "x.cubin"]),
         "Link target of 'lto_90' is virtual target that is not JIT-able; use 'sm_' target instead"
     );
+    // An lto_ target is refused before `-o` is asked for, after the input
+    // and option checks (nvlink 13.5, `nvcc -gencode ...code=lto_90`).
+    assert_eq!(
+        fatal(&["-arch=lto_90", "x.cubin"]),
+        "Link target of 'lto_90' is virtual target that is not JIT-able; use 'sm_' target instead"
+    );
+    assert_eq!(
+        fatal(&["-arch=lto_90"]),
+        "No input files specified; use option --help for more information"
+    );
+    assert_eq!(
+        fatal(&["-arch=lto_90", "-suppress-debug-info", "x.cubin"]),
+        "Conflicting options '-suppress-debug-info' and 'no -g'"
+    );
     assert_eq!(
         fatal(&["-arch=sm_90", "-o", "o", "x.cubin", "-fdcmpt"]),
         "Unknown option '-fdcmpt'"

@@ -438,6 +438,18 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     let Some(arch) = opts.arch.clone() else {
         return late(opts, &no_arch);
     };
+    // An `lto_NN` target: nvlink refuses it after the input and option
+    // checks and before it asks for `-o` (`nvcc -gencode ...code=lto_90`
+    // alone runs `nvlink --arch=lto_90` without `-o`).
+    if let Some(Err(refused)) = crate::arch::lookup(&arch).map(crate::arch::check_target) {
+        if opts.files().next().is_none() {
+            return late(opts, "No input files specified; use option --help for more information");
+        }
+        if opts.suppress_debug_info && !opts.debug {
+            return late(opts, "Conflicting options '-suppress-debug-info' and 'no -g'");
+        }
+        return late(opts, &refused.text);
+    }
     if opts.output_file.is_none() {
         return late(opts, "Must specify output file with -o option");
     }
@@ -446,9 +458,6 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     }
     if opts.suppress_debug_info && !opts.debug {
         return late(opts, "Conflicting options '-suppress-debug-info' and 'no -g'");
-    }
-    if let Some(Err(refused)) = crate::arch::lookup(&arch).map(crate::arch::check_target) {
-        return late(opts, &refused.text);
     }
     // From sm_90 on nvlink warns, with its spelling (preserve_relocs_sm90;
     // sm_75 to sm_89 say nothing); sm_100+ then keeps no resolved
