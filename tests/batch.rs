@@ -206,11 +206,12 @@ fn corpus_batch_equals_one_link_per_job() {
         let single = culdb_in(case, &args.iter().map(String::as_str).collect::<Vec<_>>());
         let status = single.status.code().unwrap();
         let lines: Vec<String> = stderr(&single).lines().map(str::to_string).collect();
+        // A message of several lines (libNVVM's log) is one diagnostic.
         let diags: Vec<String> = r["diagnostics"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|d| d.as_str().unwrap().to_string())
+            .flat_map(|d| d.as_str().unwrap().split('\n').map(str::to_string).collect::<Vec<_>>())
             .collect();
         if r["status"].as_i64() != Some(status as i64) {
             bad.push(format!("{n}: status: batch {}, link {status}", r["status"]));
