@@ -38,6 +38,7 @@ fn made_after_merge(name: &str) -> bool {
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
     ("dce_device_launched_kernel_sm90", &["_Z8k_parentPi"]),
+    ("debug_line_dead_unit_sm120", &["_Z6unusedPf"]),
     ("dce_removed_extern_shared_sm90", &["_Z6k_gonePf"]),
     ("dump_callgraph_dead_sm90", &["_Z2k3Pi"]),
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
