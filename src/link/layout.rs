@@ -863,10 +863,20 @@ impl Layout {
         }
         let cur = end;
         let cap = reserved_cap(st);
+        // ptxas aligns every `.nv.shared.<k>` of an object that has a weak
+        // shared variable (a template's) to 16; nvlink aligns such a
+        // section as what it holds (shared_align_weak_sm90: two float
+        // arrays, 4). Other inputs' alignment stays (dct8x8's `short`
+        // array in a section aligned to 4).
+        let inputs: BTreeSet<usize> = st.sections[k.section].contributions.iter().map(|c| c.input).collect();
+        let raised = cur > 0
+            && st
+                .all_symbols()
+                .any(|(_, s)| s.binding == STB_WEAK && is_shared_var(s) && inputs.contains(&s.input));
         let sec = &mut st.sections[k.section];
         let from = sec.size;
         sec.size = cur + cap;
-        sec.align = sec.align.max(align);
+        sec.align = if raised { align } else { sec.align.max(align) };
         ev.push(LayoutEvent::SectionSized {
             section,
             from,
