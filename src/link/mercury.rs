@@ -932,8 +932,8 @@ fn section_relative(st: &LinkState, r: &MercReloc) -> Option<u64> {
     Some(base.wrapping_add(r.addend as u64))
 }
 
-/// S + A of a data relocation against a shared variable (`-g`: the
-/// `DW_OP_addr` of its `DW_AT_location` in `.nv.merc.debug_info`): its
+/// S + A of a data relocation against a shared variable (the `DW_OP_addr`
+/// of its `DW_AT_location` in `.nv.merc.debug_info` of `-G` code): its
 /// Mercury value, the offset without the reserved part, plus the addend,
 /// which counts the reserved part back in (debug_shared_vars_sm100: 0x414
 /// for `k2::st` at 0x14 and addend 0x400, what its classic twin holds).
@@ -943,7 +943,13 @@ fn shared_variable_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], me
     if sym.sym_type == STT_SECTION || st.sections.get(k)?.class != SectionClass::Shared {
         return None;
     }
-    let s = merc_syms.get(merc as usize).filter(|_| merc != 0)?.value;
+    // Without `-g` the variable has no symbol in the output; its place is
+    // the same offset (`-G` objects linked without `-g`: 0 + 0x400,
+    // debug_shared_nodebug_sm100).
+    let s = merc_syms
+        .get(merc as usize)
+        .filter(|_| merc != 0)
+        .map_or(sym.value, |y| y.value);
     Some(s.wrapping_add(r.addend as u64))
 }
 
