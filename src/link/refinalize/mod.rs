@@ -31,7 +31,9 @@
 //!   before a fence (`shrink`), moving everything that points into the
 //!   function (`edit`) and its line sequences (`lines`);
 //! - the code written anew (a `-g` link's libcudadevrt, ptxas 13.0's
-//!   sm_120 code), where each relocated instruction can be placed in it.
+//!   sm_120 code), where each relocated instruction can be placed in it;
+//! - the capsule, where its items are not the code's instructions and the
+//!   finalizer linked every input (`finalizer_capsule`).
 //!
 //! Everything else (layout, relocation, tables) is culdb's own link. The
 //! input's bytes change before the merge; the debugger shows each function
