@@ -167,6 +167,9 @@ pub struct Layout {
     module_over_aligned: Option<usize>,
     /// Kernels' `.nv.shared.<k>` made for extern arrays alone.
     extern_made: Vec<usize>,
+    /// Inputs with a weak shared variable, whose kernels' sections ptxas
+    /// aligned to 16 (`kernel_shared`).
+    weak_shared_inputs: BTreeSet<usize>,
 }
 
 impl Default for Layout {
@@ -186,6 +189,7 @@ impl Default for Layout {
             dead_externs: Vec::new(),
             module_over_aligned: None,
             extern_made: Vec::new(),
+            weak_shared_inputs: BTreeSet::new(),
         }
     }
 }
@@ -296,6 +300,11 @@ impl Layout {
             .filter(|(_, s)| is_shared_var(s) && s.removed && s.place == Place::Undefined)
             .map(|(i, _)| i)
             .collect();
+        let weak_shared_inputs = st
+            .all_symbols()
+            .filter(|(_, s)| s.binding == STB_WEAK && is_shared_var(s))
+            .map(|(_, s)| s.input)
+            .collect();
         Layout {
             stage: Stage::Values,
             raw_value,
@@ -311,6 +320,7 @@ impl Layout {
             dead_externs,
             module_over_aligned: None,
             extern_made: Vec::new(),
+            weak_shared_inputs,
         }
     }
 
@@ -868,11 +878,11 @@ impl Layout {
         // section as what it holds (shared_align_weak_sm90: two float
         // arrays, 4). Other inputs' alignment stays (dct8x8's `short`
         // array in a section aligned to 4).
-        let inputs: BTreeSet<usize> = st.sections[k.section].contributions.iter().map(|c| c.input).collect();
         let raised = cur > 0
-            && st
-                .all_symbols()
-                .any(|(_, s)| s.binding == STB_WEAK && is_shared_var(s) && inputs.contains(&s.input));
+            && st.sections[k.section]
+                .contributions
+                .iter()
+                .any(|c| self.weak_shared_inputs.contains(&c.input));
         let sec = &mut st.sections[k.section];
         let from = sec.size;
         sec.size = cur + cap;

@@ -275,7 +275,7 @@ pub fn compile(
     let out = ptx::run(&ptxas, ptx.as_bytes(), &ptxas_args).map_err(|e| match e {
         // ptxas refusing its options is nvlink's `fatbinary error`; ptxas
         // failing to compile the code (`error` lines: too much shared
-        // data) is `JIT compile failed` (lto_ptxas_error_sm90).
+        // data) is `JIT compile failed` (err_lto_ptxas_error_sm90).
         PtxError::Rejected { messages } => Failure {
             fatal: if messages.iter().any(|m| m.starts_with("ptxas error")) {
                 "elfLink JIT compile failed".into()

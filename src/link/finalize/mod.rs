@@ -301,18 +301,9 @@ impl Finalize {
         // A kernel limited to fewer registers (EIATTR_MAXREG_COUNT, from
         // `__launch_bounds__`) than a function it calls uses fails the link
         // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`).
-        let limit_of = |k: SymIdx| {
-            st.nvinfo.iter().find_map(|n| match n.entry.value {
-                crate::cubin::nvinfo::Value::Half { value }
-                    if n.live && n.function == Some(k) && n.entry.attr == crate::cubin::nvinfo::code::MAXREG_COUNT =>
-                {
-                    Some(u32::from(value))
-                }
-                _ => None,
-            })
-        };
         for p in self.props.iter() {
-            if let (Some(limit), Some(from)) = (limit_of(p.kernel), p.regs_from)
+            let limit = own_scalar(st, p.kernel, crate::cubin::nvinfo::code::MAXREG_COUNT);
+            if let (Some(limit), Some(from)) = (limit, p.regs_from)
                 && p.regs > limit
             {
                 out.push(Diagnostic::error(format!(
@@ -434,6 +425,14 @@ fn gmem_line(st: &LinkState) -> String {
     }
 }
 
+/// The BVAL or HVAL value of kernel `k`'s own `.nv.info` attribute `attr`.
+fn own_scalar(st: &LinkState, k: SymIdx, attr: u8) -> Option<u32> {
+    st.nvinfo
+        .iter()
+        .filter(|n| n.live && n.function == Some(k) && n.entry.attr == attr)
+        .find_map(|n| n.entry.scalar())
+}
+
 /// `used N registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem`
 /// (no cmem on sm_100+), with `K bytes cmem[2]` after cmem[0] for a kernel
 /// with a `.nv.constant2.<kernel>` (sm_75-sm_89: verbose_cmem_sm80).
@@ -453,13 +452,7 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
             .map(|s| s.size)
             .unwrap_or(0)
     };
-    let own = |attr: u8| {
-        st.nvinfo
-            .iter()
-            .filter(move |n| n.live && n.function == Some(p.kernel) && n.entry.attr == attr)
-    };
-    let barriers = own(crate::cubin::nvinfo::code::NUM_BARRIERS)
-        .find_map(|n| n.entry.scalar())
+    let barriers = own_scalar(st, p.kernel, crate::cubin::nvinfo::code::NUM_BARRIERS)
         .unwrap_or_else(|| st.sections.iter().filter(|s| !s.removed && s.nobits).count() as u32);
     // A kernel whose stack is unknown shows its own frame.
     let stack = p.stack.unwrap_or(p.frame);

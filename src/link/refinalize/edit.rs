@@ -10,7 +10,7 @@
 
 use crate::cubin::consts::{SHT_CUDA_INFO, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB};
 use crate::cubin::model::Cubin;
-use crate::cubin::nvinfo::{self, NvInfo};
+use crate::cubin::nvinfo::{self, Block, IndirectBranch, MbarrierInstr, NvInfo};
 
 use super::shrink::{Moves, Shrink, word};
 use crate::link::frame_edit::{WIDE_CIE_POINTER, WIDE_INITIAL_LOCATION, fde_at_initial_location, frame_records};
@@ -194,9 +194,11 @@ impl Editor<'_> {
             if MOVED.contains(&e.attr)
                 && let Moves::Shrunk(s) = moves
             {
-                let old = e.block().map(|b| b.words()).unwrap_or_default();
-                let words = moved(e.attr, &old, s).ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
-                *e = nvinfo::Entry::sval_words(e.attr, &words);
+                let block = e
+                    .block()
+                    .and_then(|b| moved(e.attr, b, s))
+                    .ok_or_else(|| format!("its {} does not decode", e.attr_name()))?;
+                e.value = nvinfo::Value::Block(block);
                 continue;
             }
             if !OFFSET_LISTS.contains(&e.attr) {
@@ -251,16 +253,15 @@ impl Editor<'_> {
         else {
             return Ok(());
         };
-        let mut targets = std::collections::HashSet::new();
-        for e in info.find(BRANCH_TARGETS) {
-            let words = e.block().map(|b| b.words()).unwrap_or_default();
-            let mut i = 0;
-            while let Some(&n) = words.get(i + 2) {
-                let end = (i + 3).saturating_add(n as usize).min(words.len());
-                targets.extend(words[i + 3..end].iter().copied());
-                i = end;
-            }
-        }
+        let targets: std::collections::HashSet<u32> = info
+            .find(BRANCH_TARGETS)
+            .filter_map(|e| match e.block() {
+                Some(Block::IndirectBranchTargets { branches }) => Some(branches),
+                _ => None,
+            })
+            .flatten()
+            .flat_map(|b| b.targets.iter().copied())
+            .collect();
         let Some((bank, sec)) = c.section_by_name(&format!(".nv.constant2.{name}")) else {
             return Ok(());
         };
@@ -347,53 +348,52 @@ impl Editor<'_> {
     }
 }
 
-/// The words of attribute `attr` (one of `MOVED`) with their code offsets
-/// moved as `s` moves the code; None when they do not decode.
-fn moved(attr: u8, words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
-    match attr {
-        BRANCH_TARGETS => branch_targets_moved(words, s),
-        ANNOTATIONS => annotations_moved(words, s),
-        MBARRIER if words.len().is_multiple_of(4) => {
-            let mut out = words.to_vec();
-            for record in out.chunks_exact_mut(4) {
-                record[0] = u32::try_from(s.map(u64::from(record[0]))).ok()?;
+/// The decoded block of attribute `attr` (one of `MOVED`) with its code
+/// offsets moved as `s` moves the code; None when it did not decode (or,
+/// for EIATTR_ANNOTATIONS, has a kind 2 to 5, whose records are longer).
+fn moved(attr: u8, block: &Block, s: &Shrink) -> Option<Block> {
+    let at = |o: u32| u32::try_from(s.map(u64::from(o))).ok();
+    match (attr, block) {
+        (BRANCH_TARGETS, Block::IndirectBranchTargets { branches }) => {
+            let branches = branches
+                .iter()
+                .map(|b| {
+                    Some(IndirectBranch {
+                        offset: at(b.offset)?,
+                        reserved: b.reserved,
+                        targets: b.targets.iter().map(|&t| at(t)).collect::<Option<_>>()?,
+                    })
+                })
+                .collect::<Option<_>>()?;
+            Some(Block::IndirectBranchTargets { branches })
+        }
+        (MBARRIER, Block::MbarrierInstrs { instrs }) => {
+            let instrs = instrs
+                .iter()
+                .map(|m| {
+                    Some(MbarrierInstr {
+                        offset: at(m.offset)?,
+                        ..*m
+                    })
+                })
+                .collect::<Option<_>>()?;
+            Some(Block::MbarrierInstrs { instrs })
+        }
+        (ANNOTATIONS, b) => {
+            let mut words = b.words();
+            if !words.len().is_multiple_of(2) {
+                return None;
             }
-            Some(out)
+            for pair in words.chunks_exact_mut(2) {
+                if (2..=5).contains(&pair[0]) {
+                    return None;
+                }
+                pair[1] = at(pair[1])?;
+            }
+            Some(Block::Words { words })
         }
         _ => None,
     }
-}
-
-/// EIATTR_INDIRECT_BRANCH_TARGETS's words with each `BRX`'s offset and its
-/// targets moved as `s` moves the code; None when the words do not decode.
-fn branch_targets_moved(words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
-    let mut out = words.to_vec();
-    let mut i = 0;
-    while i < out.len() {
-        let n = usize::try_from(*out.get(i + 2)?).ok()?;
-        let end = (i + 3).checked_add(n).filter(|&e| e <= out.len())?;
-        for k in std::iter::once(i).chain(i + 3..end) {
-            out[k] = u32::try_from(s.map(u64::from(out[k]))).ok()?;
-        }
-        i = end;
-    }
-    Some(out)
-}
-
-/// EIATTR_ANNOTATIONS's (kind, offset) pairs with the offsets moved as `s`
-/// moves the code; None when a kind has a longer record (2 to 5).
-fn annotations_moved(words: &[u32], s: &Shrink) -> Option<Vec<u32>> {
-    if !words.len().is_multiple_of(2) {
-        return None;
-    }
-    let mut out = words.to_vec();
-    for pair in out.chunks_exact_mut(2) {
-        if (2..=5).contains(&pair[0]) {
-            return None;
-        }
-        pair[1] = u32::try_from(s.map(u64::from(pair[1]))).ok()?;
-    }
-    Some(out)
 }
 
 /// Where the FDEs of `.debug_frame` (section `fi` of `c`) hold the initial
@@ -556,20 +556,26 @@ mod tests {
     }
 
     #[test]
-    fn branch_targets_and_annotations_move_with_the_code() {
+    fn branch_targets_annotations_and_mbarriers_move_with_the_code() {
         let s = shrink();
+        let decoded = |attr: u8, words: &[u32]| nvinfo::Entry::sval_words(attr, words).block().cloned().unwrap();
+        let words = |b: Option<Block>| b.map(|b| b.words());
         // A BRX at 0x10 with targets 0x0, 0x30, 0x40.
+        let brx = decoded(BRANCH_TARGETS, &[0x10, 0, 3, 0x0, 0x30, 0x40]);
         assert_eq!(
-            branch_targets_moved(&[0x10, 0, 3, 0x0, 0x30, 0x40], &s),
+            words(moved(BRANCH_TARGETS, &brx, &s)),
             Some(vec![0x10, 0, 3, 0x0, 0x20, 0x30])
         );
-        assert_eq!(branch_targets_moved(&[0x10, 0, 5, 0x0], &s), None);
+        let short = decoded(BRANCH_TARGETS, &[0x10, 0, 5, 0x0]);
+        assert_eq!(moved(BRANCH_TARGETS, &short, &s), None);
         // SpillRefill annotations (kind 1) at 0x10 and 0x30.
-        assert_eq!(annotations_moved(&[1, 0x10, 1, 0x30], &s), Some(vec![1, 0x10, 1, 0x20]));
-        assert_eq!(annotations_moved(&[2, 0x10], &s), None);
+        let spills = decoded(ANNOTATIONS, &[1, 0x10, 1, 0x30]);
+        assert_eq!(words(moved(ANNOTATIONS, &spills, &s)), Some(vec![1, 0x10, 1, 0x20]));
+        assert_eq!(moved(ANNOTATIONS, &decoded(ANNOTATIONS, &[2, 0x10]), &s), None);
         // An mbarrier instruction at 0x30 (register, immediate, kind word).
+        let mbar = decoded(MBARRIER, &[0x30, 0xff, 0, 0x0006_0100]);
         assert_eq!(
-            moved(MBARRIER, &[0x30, 0xff, 0, 0x0006_0100], &s),
+            words(moved(MBARRIER, &mbar, &s)),
             Some(vec![0x20, 0xff, 0, 0x0006_0100])
         );
     }
