@@ -366,6 +366,7 @@ impl Layout {
                     .filter(|v| self.reach.iter().filter(|r| r.contains(v)).count() > 1)
                     .collect();
                 self.module_shared(st, &mut ev);
+                self.every_kernel_section(st, &mut ev);
                 Stage::KernelShared(0)
             }
             Stage::KernelShared(i) if i < self.kernels.len() => {
@@ -774,13 +775,47 @@ impl Layout {
             });
         }
         self.module_size = cur;
-        // `.nv_debug.shared` is aligned for its extern arrays too, and the
-        // kernels using the prefix take that alignment (generated kernels:
-        // 16, not the variables' 4).
+        // `.nv_debug.shared` is aligned for all its variables, the ones a
+        // single kernel reaches too, and for its extern arrays; once a
+        // prefix exists, every kernel takes that alignment (generated
+        // kernels: 16, not the variables' 4; a kernel reaching none of it
+        // gets 64 from a 64-aligned prefix variable, 32 from a weak
+        // template kernel's 32-aligned variable: shared_module_align_sm75).
+        for &v in &self.module_vars {
+            max_align = max_align.max(self.alignment(st, v));
+        }
         for x in self.externs.keys().filter(|&&x| !is_instance(st, x)) {
             max_align = max_align.max(st.input_values.get(x).copied().unwrap_or(1).max(1));
         }
         self.module_align = max_align;
+    }
+
+    /// With a prefix and extern shared arrays, every kernel gets a
+    /// `.nv.shared.<k>`, the ones reaching neither too (sm_75: 0 bytes,
+    /// aligned to the module's 16; sm_90: 0x400); `prune` leaves out again
+    /// the empty ones aligned to more than 16 (shared_module_align_sm75).
+    /// Without extern arrays a kernel reaching nothing gets none.
+    fn every_kernel_section(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
+        if self.prefix.is_empty() || self.externs.is_empty() {
+            return;
+        }
+        let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
+            .into_iter()
+            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
+            .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
+            .collect();
+        kernels.sort_unstable();
+        if kernels.is_empty() {
+            return;
+        }
+        let references = References::of(st);
+        for (_, kernel) in kernels {
+            let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
+            let section = Self::kernel_section(st, kernel, &name, NewSection::ExternArray, ev);
+            self.extern_made.push(section);
+            self.kernels.push(KernelShared { kernel, section });
+            self.reach.push(references.closure(kernel));
+        }
     }
 
     /// One kernel's shared memory: after the common prefix (when it reaches
@@ -793,11 +828,8 @@ impl Layout {
         let Some(k) = self.kernels.get(n).cloned() else { return };
         let reach = self.reach.get(n).cloned().unwrap_or_default();
         let uses_prefix = self.prefix.iter().any(|v| reach.contains(v));
-        let (mut cur, mut align) = if uses_prefix {
-            (self.module_size, self.module_align)
-        } else {
-            (0, 1)
-        };
+        let mut cur = if uses_prefix { self.module_size } else { 0 };
+        let mut align = if self.prefix.is_empty() { 1 } else { self.module_align };
         let position = input_positions(st);
         let mut own: Vec<SymIdx> = st
             .all_symbols()
@@ -855,10 +887,6 @@ impl Layout {
         let mut end = rounded;
         for (&x, need) in self.externs.iter_mut() {
             if reach.contains(&x) {
-                // Its st_value is its alignment, taken as it is: an
-                // `externsharedinstance` of a `-r` output has its offset there
-                // (0x30, not a power of two), and nvlink rounds up to a
-                // multiple of it (rel_extern_shared_sm90).
                 // Its st_value is its alignment, taken as it is: an
                 // `externsharedinstance` of a `-r` output has its offset there
                 // (0x30, not a power of two), and nvlink rounds up to a
@@ -1052,7 +1080,14 @@ impl Layout {
         // with and without module variables of alignment 4 and 64, sm_75,
         // sm_80, sm_86, sm_90, sm_100, with and without -g:
         // shared_extern_align32_sm90, shared_extern_align32_module_sm75).
-        let mut want = st.sections[k].align;
+        // The variables count only with a prefix (observation 159: then
+        // everything the section holds counts): without one, a template
+        // kernel's weak variable aligned to 32 beside an array aligned to
+        // 16 leaves it in, aligned to 16 (shared_weak_extern_sm75).
+        let mut want = if self.prefix.is_empty() { 1 } else { self.module_align };
+        if !st.relocatable && from_inputs.is_some() {
+            st.sections[k].align = st.sections[k].align.min(16);
+        }
         for (&x, &offset) in &self.externs {
             // A `-r` output's `externsharedinstance` belongs to its kernels:
             // it leaves `.nv_debug.shared`'s alignment (rel_extern_shared_sm90).

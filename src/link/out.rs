@@ -60,11 +60,13 @@ pub fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
         let (input, (phase, i, _)) = section_created(st, text);
         return (input, (phase, i, 3));
     }
-    // `.nv_debug.shared` made for an extern array (its section symbol kept
-    // by -g) is made where nvlink met the array (debug_extern_shared_sm90).
-    if st.sections[k].contributions.is_empty()
-        && st.sections[k].name == ".nv_debug.shared"
+    // `.nv_debug.shared` is made where nvlink met an extern array, when
+    // that input comes before the first with module variables (its section
+    // symbol kept by -g: debug_extern_shared_sm90; its name in `.shstrtab`:
+    // shared_module_align_sm75).
+    if st.sections[k].name == ".nv_debug.shared"
         && let Some((input, j)) = first_symbol_in(st, k)
+        && st.sections[k].contributions.first().is_none_or(|c| input < c.input)
     {
         return (input, (1, j, 0));
     }

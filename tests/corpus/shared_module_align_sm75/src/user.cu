@@ -1,0 +1,2 @@
+__device__ float stage(float v);
+__global__ void second_user(float* o) { o[threadIdx.x] = stage(o[1]); }
