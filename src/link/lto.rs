@@ -218,6 +218,15 @@ pub fn compile(
         "-ptx".to_string(),
         format!("-Xnvvm={DEVICE_C}"),
     ];
+    // With plain inputs beside the IR (partial LTO) NVVM internalizes
+    // nothing: every external device function stays visible for the
+    // plain code, called or not (nvlink's `-emit-ptx`: a function only a
+    // plain object calls, and one nothing calls, both stay `.visible`).
+    // nvJitLink's NVVM does that with `--force-device-c`, giving nvlink's
+    // PTX byte for byte (corpus lto_partial_visible_sm90).
+    if !all_ir {
+        nvvm_options.push(format!("-Xnvvm={FORCE_DEVICE_C}"));
+    }
     // nvlink's `-maxrregcount` reaches NVVM too, which then keeps register
     // pressure down (rematerializes) as it does (corpus lto_maxrreg_sm90).
     nvvm_options.extend(req.maxrregcount.map(|n| format!("-Xnvvm=-maxreg={n}")));
@@ -303,6 +312,8 @@ pub fn compile(
 
 /// NVVM's option for separate compilation, which nvlink always gives it.
 const DEVICE_C: &str = "--device-c";
+/// NVVM's option that keeps every external function visible (partial LTO).
+const FORCE_DEVICE_C: &str = "--force-device-c";
 
 /// The functions PTX declares `.extern` (called, defined elsewhere).
 pub fn extern_functions(ptx: &str) -> Vec<String> {
