@@ -844,8 +844,15 @@ impl InputMerge {
         let align = s.align.max(1);
         // A local function's code is its input's own, even where another
         // input has a local function of the same name (ptxas's helpers such
-        // as `__cuda_sm3x_div_rn_noftz_f32_slowpath`: dce_shared_helper_sm90).
-        let local_code = class == SectionClass::Text && self.local_code.contains(&j);
+        // as `__cuda_sm3x_div_rn_noftz_f32_slowpath`: dce_shared_helper_sm90),
+        // and so is its bank 2, which sh_info ties to that code (libdevice's
+        // `__internal_accurate_pow` in two objects: each copy's doubles go
+        // to the kernels calling that copy, const2_local_twins_sm75).
+        let local_code = match class {
+            SectionClass::Text => self.local_code.contains(&j),
+            SectionClass::Constant(2) => s.flags & SHF_INFO_LINK != 0 && self.local_code.contains(&(s.info as usize)),
+            _ => false,
+        };
         let existing = if local_code { None } else { st.section_named(&s.name) };
         let (out, created) = match existing {
             Some(out) => (out, false),
