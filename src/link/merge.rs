@@ -742,7 +742,12 @@ impl InputMerge {
             }
             return Ok(());
         }
-        match st.lookup(&sym.name) {
+        let found = st.lookup(&sym.name);
+        let attributes = match found {
+            Some(existing) => self.attributes_match(st, &sym, existing, ev),
+            None => Ok(()),
+        };
+        let resolved = match found {
             None => {
                 let out = self.out_symbol(st, &sym, i, ev)?;
                 let idx = st.add_global(out);
@@ -755,7 +760,45 @@ impl InputMerge {
                 Ok(())
             }
             Some(existing) => self.resolve_definition(st, i, &sym, existing, ev),
+        };
+        resolved.and(attributes)
+    }
+
+    /// A variable named again, defined or not, must be in the memory space
+    /// and have the managed attribute it was first specified with: each
+    /// mismatch is an error, before a multiple definition of it (corpus
+    /// err_space_mismatch_sm90: `__device__` against `extern __constant__`,
+    /// `__managed__` against `extern __device__`, both at once; either
+    /// input first; `extern __shared__` against `extern __constant__`).
+    fn attributes_match(
+        &self,
+        st: &mut LinkState,
+        sym: &Symbol,
+        existing: SymIdx,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), MergeFailed> {
+        use super::state::query::{STO_MANAGED, STO_MEMORY_SPACE};
+        let Some(old) = st.symbol(existing) else { return Ok(()) };
+        if sym.sym_type == STT_FUNC || old.sym_type == STT_FUNC {
+            return Ok(());
         }
+        let mut result = Ok(());
+        let (first, other) = (st.input_name(old.input).to_string(), old.other);
+        let checks = [
+            (STO_MEMORY_SPACE, "Memory space"),
+            (STO_MANAGED, "Managed attribute"),
+        ];
+        for (mask, what) in checks {
+            if sym.other & mask != other & mask {
+                let text = format!(
+                    "{what} doesn't match for '{}' in '{}', first specified in '{first}'",
+                    sym.name,
+                    self.name(st),
+                );
+                result = self.error(st, ev, text);
+            }
+        }
+        result
     }
 
     /// The output section symbol of output section `out` (created once).

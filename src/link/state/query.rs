@@ -11,6 +11,8 @@ use super::{LinkState, OutSymbol, Place, SectionClass, SymIdx};
 
 /// st_other memory-space bits of a `.shared` variable.
 pub const STO_SHARED: u8 = 0x40;
+/// st_other bit of a `__managed__` variable.
+pub const STO_MANAGED: u8 = 0x04;
 /// st_other bits of the memory space (global 0x20, shared 0x40, constant 0x80).
 pub const STO_MEMORY_SPACE: u8 = 0xe0;
 /// The constant memory space in st_other.
