@@ -1083,9 +1083,10 @@ impl Layout {
         // The variables count only with a prefix (observation 159: then
         // everything the section holds counts): without one, a template
         // kernel's weak variable aligned to 32 beside an array aligned to
-        // 16 leaves it in, aligned to 16 (shared_weak_extern_sm75).
+        // 16 leaves it in, aligned to 16, -g or not (shared_weak_extern_sm75);
+        // with one, -g keeps it aligned to 32.
         let mut want = if self.prefix.is_empty() { 1 } else { self.module_align };
-        if !st.relocatable && from_inputs.is_some() {
+        if !st.relocatable && from_inputs.is_some() && self.prefix.is_empty() {
             st.sections[k].align = st.sections[k].align.min(16);
         }
         for (&x, &offset) in &self.externs {
