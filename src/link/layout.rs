@@ -170,6 +170,8 @@ pub struct Layout {
     /// Inputs with a weak shared variable, whose kernels' sections ptxas
     /// aligned to 16 (`kernel_shared`).
     weak_shared_inputs: BTreeSet<usize>,
+    /// Each kernel's own shared variables' alignment (`kernel_shared`).
+    own_align: BTreeMap<SymIdx, u64>,
 }
 
 impl Default for Layout {
@@ -190,6 +192,7 @@ impl Default for Layout {
             module_over_aligned: None,
             extern_made: Vec::new(),
             weak_shared_inputs: BTreeSet::new(),
+            own_align: BTreeMap::new(),
         }
     }
 }
@@ -321,6 +324,7 @@ impl Layout {
             module_over_aligned: None,
             extern_made: Vec::new(),
             weak_shared_inputs,
+            own_align: BTreeMap::new(),
         }
     }
 
@@ -876,6 +880,7 @@ impl Layout {
         // The arrays themselves start there under `-g` only; without it
         // they keep the unrounded end (0x190: the section is 0x600, the
         // array at 0x190).
+        self.own_align.insert(k.kernel, own_align);
         let rounded = if self.externs.keys().any(|x| reach.contains(x)) {
             align_up(cur, own_align)
         } else {
@@ -1019,9 +1024,26 @@ impl Layout {
         }
         if debug {
             // -g puts each extern array at one offset, the largest any kernel
-            // reaching it needs; those kernels grow to it (the real-world
-            // samples reduction, threadFenceReduction with -G).
+            // reaching it needs, rounded up to the largest alignment of
+            // those kernels' own variables; those kernels grow to it (the
+            // real-world samples reduction, threadFenceReduction with -G;
+            // 0x190 bytes beside a kernel's 32-, 64- or 256-aligned array:
+            // 0x1a0, 0x1c0, 0x200, debug_shared_round_sm75).
             let cap = reserved_cap(st);
+            let rounded: Vec<(SymIdx, u64)> = self
+                .externs
+                .iter()
+                .map(|(&x, &need)| {
+                    let align = self
+                        .kernels
+                        .iter()
+                        .filter(|k| self.extern_at.contains_key(&(x, k.kernel)))
+                        .filter_map(|k| self.own_align.get(&k.kernel))
+                        .fold(1, |a, &b| a.max(b));
+                    (x, align_up(need, align))
+                })
+                .collect();
+            self.externs.extend(rounded);
             for (&x, &need) in &self.externs {
                 for k in &self.kernels {
                     if let Some(at) = self.extern_at.get_mut(&(x, k.kernel)) {
