@@ -493,10 +493,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // input's relocation sections in its own order (extern_call_sm90:
     // `.rela.text.k_main`, `.rela.debug_frame`, then lib's
     // `.rela.text.add_bias`).
-    let mut first_met: HashMap<(usize, bool), usize> = HashMap::default();
-    for (n, r) in st.relocs.iter().enumerate() {
-        first_met.entry((r.section, r.rela)).or_insert(n);
-    }
+    let first_met = first_relocations(st);
     // The REL tables bindless layout makes for the kernels' constant banks
     // come first among their kernel's input's (texref_helper_sm75,
     // bindless_slot_order_sm90; bindless_prune_sm75: a.cubin's k_h, k_s and
@@ -1108,6 +1105,25 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     (3, 0, (0, 0, 0), 0)
 }
 
+/// (patched section, RELA?) → the index of the first relocation the link
+/// met for that table. A relocation of a frame record dropped with its
+/// function counts for `.debug_frame`: nvlink made the table when it
+/// merged it (a removed kernel's object before the program's puts
+/// `.rela.debug_frame` before the later object's `.rela.text.<k>`, in the
+/// section headers and the string tables: dead_frame_order_sm100).
+fn first_relocations(st: &LinkState) -> HashMap<(usize, bool), usize> {
+    let frame = st.section_named(".debug_frame");
+    let mut first = HashMap::default();
+    for (n, r) in st.relocs.iter().enumerate() {
+        let section = match (r.section, frame) {
+            (super::frame_edit::DROPPED_RECORD, Some(df)) => df,
+            (k, _) => k,
+        };
+        first.entry((section, r.rela)).or_insert(n);
+    }
+    first
+}
+
 /// (group, input, when, sub-position) of a name in the string tables.
 type NameKey = (u8, usize, Created, i64);
 
@@ -1146,10 +1162,7 @@ impl<'a> NameIndex<'a> {
                 info_by_input.entry((input, name.clone())).or_insert(at);
             }
         }
-        let mut first_reloc = HashMap::default();
-        for (n, r) in st.relocs.iter().enumerate() {
-            first_reloc.entry((r.section, r.rela)).or_insert(n);
-        }
+        let first_reloc = first_relocations(st);
         NameIndex {
             info,
             info_by_input,

@@ -64,6 +64,12 @@ impl FrameEdit {
 }
 
 /// The FDE whose initial location is at byte `at` of the section.
+/// The section of a `.debug_frame` relocation whose record the edit
+/// removed: none, so that nothing patches or clears it; the output's
+/// string tables still name `.rela.debug_frame` where nvlink met it
+/// (`emit::NameIndex`).
+pub const DROPPED_RECORD: usize = usize::MAX;
+
 pub fn fde_at_initial_location(records: &[FrameRecord], at: u64) -> Option<usize> {
     records
         .iter()
@@ -192,7 +198,7 @@ pub fn drop_dead_frames(st: &mut LinkState) -> usize {
             None => {
                 // Its record is gone: nothing to patch or clear any more.
                 st.relocs[i].live = false;
-                st.relocs[i].section = usize::MAX;
+                st.relocs[i].section = DROPPED_RECORD;
                 continue;
             }
         }
