@@ -10,7 +10,8 @@
 //! `-time`. Read from nvlink 13.5's notes: the corpus
 //! goldens (`-v`, `-r`, `-uidx`, `-kernels-used`, `-l`/`-L`, `-g`), the
 //! real-world sweep (`-m64 ... -cpu-arch=X86_64` from nvcc) and links made
-//! with every recorded option at once (tests/tkinfo.rs has them).
+//! with every recorded option at once (corpus tkinfo_options_sm90,
+//! tkinfo_verbose2_sm90).
 
 use super::options::{InputArg, LinkOptions};
 
@@ -74,6 +75,7 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
         out.push_str(&format!("- {} ", base_name(r)));
     }
     flag(o.verbose, "v", &mut out);
+    flag(o.verbose2, "v2", &mut out);
     flag(o.preserve_relocs, "preserve-relocs", &mut out);
     flag(o.disable_warnings, "w", &mut out);
     flag(o.werror, "Werror", &mut out);

@@ -187,7 +187,7 @@ impl Finalizer {
             .zip(alone.par_iter())
             .enumerate()
             .map(|(i, (&(_, data), own))| match (own, &together) {
-                (Ok(out), _) => apply(data, out, None, whole && inputs.len() == 1),
+                (Ok(out), _) => apply(data, out, None, whole),
                 (Err(_), Some(all)) if undefined(own) => {
                     let copy = |name: &str| (defined_before(i, name), defined_by(name));
                     apply(data, all, Some(&copy), whole)
