@@ -784,10 +784,7 @@ impl InputMerge {
         }
         let mut result = Ok(());
         let (first, other) = (st.input_name(old.input).to_string(), old.other);
-        let checks = [
-            (STO_MEMORY_SPACE, "Memory space"),
-            (STO_MANAGED, "Managed attribute"),
-        ];
+        let checks = [(STO_MEMORY_SPACE, "Memory space"), (STO_MANAGED, "Managed attribute")];
         for (mask, what) in checks {
             if sym.other & mask != other & mask {
                 let text = format!(
