@@ -1124,7 +1124,12 @@ impl Layout {
                 };
                 st.sections[k].align = st.sections[k].align.max(capped);
             }
-            place_extern(st, x, k, offset, ev);
+            // Without -g the array has no one offset (each kernel's code
+            // has its own): nvlink leaves its value at -1, which `-G`
+            // code's `DW_OP_addr` shows (0xffff_ffff_ffff_ffff, or 0x3ff
+            // with the reserved part on sm_90+: debug_extern_nodebug_sm90).
+            let value = if debug || st.relocatable { offset } else { u64::MAX };
+            place_extern(st, x, k, value, ev);
         }
         if !st.relocatable && !debug && from_inputs.is_some() && want > 16 {
             self.module_over_aligned = Some(k);
