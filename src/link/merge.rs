@@ -628,6 +628,27 @@ impl InputMerge {
                 sec.size = 0;
             }
         }
+        // A kernel's parameter bank goes with its code: the winner's bank
+        // takes its place, not a place after it (a template kernel from a
+        // `-G` object replaced by a plain object's copy: 0x21c, not 0x438;
+        // weak_kernel_replaced_sm90).
+        if old.other & super::state::query::STO_ENTRY != 0
+            && let Some(bank) = st.section_named(&format!(".nv.constant0.{}", old.name))
+        {
+            for r in st.relocs.iter_mut().filter(|r| r.live && r.section == bank && r.input == old.input) {
+                r.live = false;
+                relocs += 1;
+            }
+            if let Some(sec) = st.sections.get_mut(bank) {
+                for c in sec.contributions.iter_mut().filter(|c| c.input == old.input) {
+                    c.live = false;
+                }
+                if sec.contributions.iter().all(|c| !c.live) {
+                    sec.data.clear();
+                    sec.size = 0;
+                }
+            }
+        }
         // The old input's debug relocations against the function stay: they now
         // refer to the winner (nvlink 13.5 keeps them, unlike those of an
         // incoming definition that loses; docs/seed-errata.md). Except when
