@@ -635,7 +635,11 @@ impl InputMerge {
         if old.other & super::state::query::STO_ENTRY != 0
             && let Some(bank) = st.section_named(&format!(".nv.constant0.{}", old.name))
         {
-            for r in st.relocs.iter_mut().filter(|r| r.live && r.section == bank && r.input == old.input) {
+            for r in st
+                .relocs
+                .iter_mut()
+                .filter(|r| r.live && r.section == bank && r.input == old.input)
+            {
                 r.live = false;
                 relocs += 1;
             }
