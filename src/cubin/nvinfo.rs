@@ -109,6 +109,8 @@ pub mod code {
     pub const AT_ENTRY_FRAGMENTS: u8 = 0x4f;
     pub const SPARSE_MMA_MASK: u8 = 0x50;
     pub const ANNOTATIONS: u8 = 0x55;
+    /// Module-level: the code was built to make errors visible at exit (`-G`).
+    pub const GEN_ERRBAR_AT_EXIT: u8 = 0x53;
     pub const STUB_FUNCTION_KIND: u8 = 0x58;
     pub const SYSCALLS_FALLBACK: u8 = 0x5d;
     pub const LANGUAGE: u8 = 0x66;

@@ -114,3 +114,34 @@ pub fn replace(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) -> Resul
     }
     Ok(())
 }
+
+/// The register ranges (`.nv_debug_info_reg_sass`, `-G` code) of each
+/// function in `shrunk`: the finalizer's code offsets, where its block
+/// for the function has as many entries as the input's (a `-G` kernel's
+/// `MEMBAR.SC.VC` before its exit barriers, which the finalizer deletes
+/// on sm_100: the ranges ending after it end 0x10 earlier,
+/// mixed_g_exit_barriers_sm100). The rest stays as ptxas wrote it.
+pub fn register_ranges(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) {
+    use crate::link::reg_sass::{REG_SASS, lost_ranges};
+    let (Some((i, own)), Some((_, theirs))) = (ed.cubin.section_by_name(REG_SASS), fin.section_by_name(REG_SASS))
+    else {
+        return;
+    };
+    let Some(&base) = ed.offsets.get(i) else { return };
+    for f in shrunk {
+        let spots = |data: &[u8]| lost_ranges(data, |n| n == f.as_bytes());
+        let (mine, new) = (spots(&own.data), spots(&theirs.data));
+        if mine.len() != new.len() {
+            continue;
+        }
+        for (&(at, len), &(from, _)) in mine.iter().zip(&new) {
+            let Some(bytes) = theirs.data.get(from..from + len) else {
+                continue;
+            };
+            let to = base as usize + at;
+            if let Some(into) = ed.data.get_mut(to..to + len) {
+                into.copy_from_slice(bytes);
+            }
+        }
+    }
+}

@@ -20,7 +20,9 @@
 //! nvJitLink, NVIDIA's link library, whose finalizer is nvlink's (the same
 //! bytes on every function of the sweep), to link each input cubin alone
 //! (with the link's libcudadevrt, for the calls into it), or all the inputs
-//! together where one calls into another; each run is a child process
+//! together where one calls into another or one is `-G` code (whose module
+//! attribute makes the finalizer put exit barriers into every kernel of
+//! the link); each run is a child process
 //! (`nvjitlink::link_in_child`), so that a crash of NVIDIA's library on a
 //! hostile input only leaves that input's code as it is. From that output
 //! it takes, per function:
@@ -29,7 +31,8 @@
 //!   (instructions that hold a relocation aside);
 //! - the shortened code, where the finalizer deleted the dummy loads
 //!   before a fence (`shrink`), moving everything that points into the
-//!   function (`edit`) and its line sequences (`lines`);
+//!   function (`edit`), its line sequences and its register ranges
+//!   (`lines`);
 //! - the code written anew (a `-g` link's libcudadevrt, ptxas 13.0's
 //!   sm_120 code), where each relocated instruction can be placed in it;
 //! - the capsule, where its items are not the code's instructions and the
@@ -160,7 +163,16 @@ impl Finalizer {
     /// link's, so that constants lie where the link puts them in a link
     /// of them all (or of the only one), and capsules may be taken.
     pub fn inputs(&self, inputs: &[(&str, &[u8])], whole: bool) -> Vec<Outcome> {
-        let (calls_out, code_names) = symbol_facts(inputs);
+        let (mut calls_out, code_names) = symbol_facts(inputs);
+        // An input built to make errors visible at exit (`-G`) makes
+        // nvlink's finalizer put exit barriers into every kernel of the
+        // link, the other inputs' too: only a link of them all shows it
+        // (mixed_g_exit_barriers_sm100).
+        if inputs.len() > 1 && inputs.iter().any(|(_, d)| errors_visible_at_exit(d)) {
+            for c in calls_out.iter_mut().filter(|c| c.is_none()) {
+                *c = Some("(another input is built with -G)".into());
+            }
+        }
         let alone: Vec<Result<Vec<u8>, String>> = inputs
             .par_iter()
             .zip(&calls_out)
@@ -246,6 +258,17 @@ impl Finalizer {
             format!("nvJitLink could not link {what} (error {}): {first}", linked.code)
         })
     }
+}
+
+/// Whether cubin `data`'s module `.nv.info` asks for errors made visible
+/// at exit (`EIATTR_GEN_ERRBAR_AT_EXIT`, what `-G` code carries).
+fn errors_visible_at_exit(data: &[u8]) -> bool {
+    use crate::cubin::nvinfo::{self, code};
+    read::parse(data).ok().is_some_and(|c| {
+        c.section_by_name(".nv.info")
+            .and_then(|(_, s)| nvinfo::decode(&s.data).ok())
+            .is_some_and(|info| info.find(code::GEN_ERRBAR_AT_EXIT).next().is_some())
+    })
 }
 
 /// What re-finalization needs to know of the inputs before linking them:
@@ -501,19 +524,21 @@ fn take(
             }
         }
     }
-    let shrunk: Vec<String> = functions
+    // Code of another length: shortened, or written anew.
+    let moved: Vec<String> = functions
         .iter()
-        .filter(|f| f.deleted > 0)
+        .filter(|f| f.deleted > 0 || f.rewritten)
         .map(|f| f.name.clone())
         .collect();
-    if !shrunk.is_empty() {
-        let mut editor = edit::Editor {
-            cubin,
-            offsets,
-            data: &mut new,
-        };
-        lines::replace(&mut editor, &shrunk, finalized)?;
+    let mut editor = edit::Editor {
+        cubin,
+        offsets,
+        data: &mut new,
+    };
+    if !moved.is_empty() {
+        lines::replace(&mut editor, &moved, finalized)?;
     }
+    lines::register_ranges(&mut editor, &moved, finalized);
     Ok((new, functions, skipped))
 }
 
