@@ -36,6 +36,7 @@ fn made_after_merge(name: &str) -> bool {
 /// and the extern `.shared` array that layout turns into dynamic shared
 /// memory. Shared variables, which layout leaves out, are not checked.
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
+    ("dead_frame_order_sm100", &["_Z4idlePff"]),
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
     ("dce_device_launched_kernel_sm90", &["_Z8k_parentPi"]),
     ("debug_line_dead_unit_sm120", &["_Z6unusedPf"]),
