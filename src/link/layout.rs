@@ -803,17 +803,12 @@ impl Layout {
         if self.prefix.is_empty() || self.externs.is_empty() {
             return;
         }
-        let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
-            .into_iter()
-            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
-            .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
-            .collect();
-        kernels.sort_unstable();
+        let kernels = self.kernels_without_section(st);
         if kernels.is_empty() {
             return;
         }
         let references = References::of(st);
-        for (_, kernel) in kernels {
+        for kernel in kernels {
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
             let section = Self::kernel_section(st, kernel, &name, NewSection::ExternArray, ev);
             self.extern_made.push(section);
@@ -943,13 +938,7 @@ impl Layout {
             return;
         }
         let references = References::of(st);
-        let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
-            .into_iter()
-            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
-            .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
-            .collect();
-        kernels.sort_unstable();
-        for (_, kernel) in kernels {
+        for kernel in self.kernels_without_section(st) {
             let reach = references.closure(kernel);
             let reason = if self.module_vars.iter().any(|v| reach.contains(v)) {
                 NewSection::ModuleVariable
@@ -966,6 +955,17 @@ impl Layout {
             self.kernels.push(KernelShared { kernel, section });
             self.reach.push(reach);
         }
+    }
+
+    /// The kernels with no `.nv.shared.<k>` yet, in code order.
+    fn kernels_without_section(&self, st: &LinkState) -> Vec<SymIdx> {
+        let mut kernels: Vec<(usize, SymIdx)> = text_owners(st)
+            .into_iter()
+            .filter(|&(_, f)| super::state::query::is_kernel(st, f))
+            .filter(|&(_, f)| !self.kernels.iter().any(|k| k.kernel == f))
+            .collect();
+        kernels.sort_unstable();
+        kernels.into_iter().map(|(_, f)| f).collect()
     }
 
     /// A `.nv.shared.<k>` for a kernel that had none.
