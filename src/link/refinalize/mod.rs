@@ -159,9 +159,10 @@ impl Finalizer {
     /// outcome per input. An input that calls into another cannot be
     /// linked alone (an undefined reference): those take their code from
     /// one link of all the inputs together, function by function where
-    /// the function's name is unique there. `whole`: `inputs` are all the
-    /// link's, so that constants lie where the link puts them in a link
-    /// of them all (or of the only one), and capsules may be taken.
+    /// the function's name is unique there. `whole`: `inputs` are all of a
+    /// final link's, and capsules may be taken, from a link of them all or
+    /// of one alone (nvJitLink's capsule of an object linked alone equals
+    /// nvlink's with other objects beside it: capsule_recursion_sm100).
     pub fn inputs(&self, inputs: &[(&str, &[u8])], whole: bool) -> Vec<Outcome> {
         let (mut calls_out, code_names) = symbol_facts(inputs);
         // An input built to make errors visible at exit (`-G`) makes
@@ -365,8 +366,8 @@ type CopyOf<'a> = &'a (dyn Fn(&str) -> (usize, usize) + Sync);
 /// The outcome of taking from `out` (nvJitLink's cubin) what it changed in
 /// input `data`; with `shared`, `out` links the other inputs too: a
 /// function several inputs define is taken from this input's copy when
-/// the link kept every copy, and not otherwise. `capsules`: `out`'s
-/// constants lie where the link puts them (`finalizer_capsule`).
+/// the link kept every copy, and not otherwise. `capsules`: a final
+/// link's, whose capsules may be taken (`finalizer_capsule`).
 fn apply(data: &[u8], out: &[u8], shared: Option<CopyOf<'_>>, capsules: bool) -> Outcome {
     let Ok(cubin) = read::parse(data) else {
         return Outcome::Kept("the input does not parse".into());
@@ -548,7 +549,7 @@ fn take(
 /// relocated instruction's operand (`mercury_merge`), and the finalizer's
 /// capsule holds them all resolved (corpus observation 147): it replaces
 /// the input's in `new` when both have the same records. True when it
-/// did. Only where the finalizer's constants lie where the link puts them.
+/// did. Final links only (`Finalizer::inputs`).
 fn finalizer_capsule(cubin: &Cubin<'_>, offsets: &[u64], new: &mut [u8], code: usize, finalized: &Cubin<'_>) -> bool {
     use crate::cubin::capsule::Capsule;
     let text = &cubin.sections[code];
