@@ -227,6 +227,7 @@ enum Command {
 /// Runs the command line; returns the exit status. Run under the name
 /// `nvlink` (a link or copy, as `culdb toolkit` makes), culdb is `culdb link`.
 pub fn main() -> i32 {
+    crate::link::nvjitlink::this_process_is_the_cli();
     let mut argv = std::env::args_os();
     let invoked_as = argv
         .next()

@@ -64,3 +64,34 @@ fn a_crashing_finalizer_leaves_ptxas_code() {
     assert!(bytes == want, "differs from nvlink's output");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A copy of culdb under another name (a packaged `culdb-13.5`, a wrapper's
+/// `nvlink.real`) still runs nvJitLink in a child of itself.
+#[test]
+fn a_renamed_culdb_still_finalizes() {
+    if culdb::link::refinalize::available().is_err() {
+        eprintln!("skipped: no nvJitLink here");
+        return;
+    }
+    let dir = common::scratch("refinalize-renamed");
+    let copy = dir.join("culdb-renamed");
+    std::fs::copy(env!("CARGO_BIN_EXE_culdb"), &copy).unwrap();
+    let out = dir.join("out.cubin");
+    let o = Command::new(&copy)
+        .current_dir(case())
+        .args(["link", "--events", "-arch=sm_100", "scale.o", "-o"])
+        .arg(&out)
+        .env_remove("CULDB_NO_REFINALIZE")
+        .env_remove("CULDB_EXE")
+        .output()
+        .unwrap();
+    let events = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "the link failed: {events}");
+    assert!(
+        events.contains("finalized again"),
+        "no function finalized again:\n{events}"
+    );
+    let want = std::fs::read(case().join("expected/out.cubin")).unwrap();
+    assert!(std::fs::read(&out).unwrap() == want, "differs from nvlink's output");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -223,15 +223,28 @@ impl NvJitLink {
 /// The hidden subcommand a child runs ([`worker_main`]).
 pub const WORKER: &str = "nvjitlink-worker";
 
+/// Set by the culdb command line (`cli::main`): this process can run the
+/// worker subcommand, whatever its file is called (a copy named
+/// `culdb-1.2`, a wrapper's `nvlink.real`).
+static THIS_IS_THE_CLI: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as the culdb command line (see [`worker_exe`]).
+pub fn this_process_is_the_cli() {
+    THIS_IS_THE_CLI.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The culdb executable a child is started from: `$CULDB_EXE`; this
-/// process when it is culdb (also as `nvlink`); else a `culdb` beside it or
-/// one folder up (a test binary in `target/debug/deps`).
+/// process when it is the culdb command line, or named culdb (also as
+/// `nvlink`); else a `culdb` beside it or one folder up (a test binary in
+/// `target/debug/deps`).
 fn worker_exe() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CULDB_EXE") {
         return Some(PathBuf::from(p));
     }
     let me = std::env::current_exe().ok()?;
-    if matches!(me.file_name().and_then(|n| n.to_str()), Some("culdb" | "nvlink")) {
+    if THIS_IS_THE_CLI.load(std::sync::atomic::Ordering::Relaxed)
+        || matches!(me.file_name().and_then(|n| n.to_str()), Some("culdb" | "nvlink"))
+    {
         return Some(me);
     }
     let dir = me.parent()?;
