@@ -419,9 +419,14 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         let name = format!(".nv.info.{}", st.symbol_name(*f));
         // Where the function's own input made it: two inputs' local
         // helpers of one name each have theirs (the real-world sample
-        // eigenvalues: `__cuda_sm3x_div_rn_noftz_f32_slowpath`).
+        // eigenvalues: `__cuda_sm3x_div_rn_noftz_f32_slowpath`). A weak
+        // copy that replaced an earlier weak one keeps the place the first
+        // input made (weak_kernel_replaced_sm90: a `-G` object's template
+        // kernel, then a plain object's); a strong one replacing a weak
+        // one comes with its code (weak_replaced_info_order_sm90).
         let own = st
             .symbol(*f)
+            .filter(|s| s.binding != STB_WEAK)
             .and_then(|s| ix.info_by_input.get(&(s.input, name.clone())))
             .map(|&at| (2, st.symbol(*f).map_or(0, |s| s.input), at, 0));
         (own.unwrap_or_else(|| name_key(st, &ix, &name, false)), sym_out(*f))
