@@ -131,6 +131,8 @@ enum NewSection {
 struct KernelShared {
     kernel: SymIdx,
     section: usize,
+    /// Its own shared variables' alignment, once laid out (`kernel_shared`).
+    own_align: u64,
 }
 
 /// The phase's cursor.
@@ -170,8 +172,6 @@ pub struct Layout {
     /// Inputs with a weak shared variable, whose kernels' sections ptxas
     /// aligned to 16 (`kernel_shared`).
     weak_shared_inputs: BTreeSet<usize>,
-    /// Each kernel's own shared variables' alignment (`kernel_shared`).
-    own_align: BTreeMap<SymIdx, u64>,
 }
 
 impl Default for Layout {
@@ -192,7 +192,6 @@ impl Default for Layout {
             module_over_aligned: None,
             extern_made: Vec::new(),
             weak_shared_inputs: BTreeSet::new(),
-            own_align: BTreeMap::new(),
         }
     }
 }
@@ -279,7 +278,11 @@ impl Layout {
             };
             let text = st.maps[input].map_section_index.get(info).copied().unwrap_or(0) as usize;
             if let Some(&kernel) = owners.get(&text) {
-                kernels.push(KernelShared { kernel, section: k });
+                kernels.push(KernelShared {
+                    kernel,
+                    section: k,
+                    own_align: 1,
+                });
             }
         }
         let module_vars: Vec<SymIdx> = st
@@ -324,7 +327,6 @@ impl Layout {
             module_over_aligned: None,
             extern_made: Vec::new(),
             weak_shared_inputs,
-            own_align: BTreeMap::new(),
         }
     }
 
@@ -812,7 +814,11 @@ impl Layout {
             let name = st.symbol(kernel).map(|s| s.name.clone()).unwrap_or_default();
             let section = Self::kernel_section(st, kernel, &name, NewSection::ExternArray, ev);
             self.extern_made.push(section);
-            self.kernels.push(KernelShared { kernel, section });
+            self.kernels.push(KernelShared {
+                kernel,
+                section,
+                own_align: 1,
+            });
             self.reach.push(references.closure(kernel));
         }
     }
@@ -875,7 +881,9 @@ impl Layout {
         // The arrays themselves start there under `-g` only; without it
         // they keep the unrounded end (0x190: the section is 0x600, the
         // array at 0x190).
-        self.own_align.insert(k.kernel, own_align);
+        if let Some(me) = self.kernels.get_mut(n) {
+            me.own_align = own_align;
+        }
         let rounded = if self.externs.keys().any(|x| reach.contains(x)) {
             align_up(cur, own_align)
         } else {
@@ -952,7 +960,11 @@ impl Layout {
             if reason == NewSection::ExternArray {
                 self.extern_made.push(section);
             }
-            self.kernels.push(KernelShared { kernel, section });
+            self.kernels.push(KernelShared {
+                kernel,
+                section,
+                own_align: 1,
+            });
             self.reach.push(reach);
         }
     }
@@ -1038,8 +1050,7 @@ impl Layout {
                         .kernels
                         .iter()
                         .filter(|k| self.extern_at.contains_key(&(x, k.kernel)))
-                        .filter_map(|k| self.own_align.get(&k.kernel))
-                        .fold(1, |a, &b| a.max(b));
+                        .fold(1, |a, k| a.max(k.own_align));
                     (x, align_up(need, align))
                 })
                 .collect();

@@ -47,15 +47,21 @@ pub fn cleared(st: &LinkState) -> Vec<(usize, usize)> {
             continue;
         };
         let other = |name: &[u8]| owner.get(name).is_some_and(|&i| i != c.input);
-        out.extend(lost_ranges(bytes, other).into_iter().map(|(at, len)| (start + at, len)));
+        out.extend(
+            block_ranges(bytes, other)
+                .into_iter()
+                .map(|(at, len)| (start + at, len)),
+        );
     }
     out
 }
 
 /// The byte ranges (offset, length) holding the code offsets (start and
-/// end) of every entry of the blocks whose function `lost` names. A block
-/// that does not parse ends the walk: what follows is left alone.
-pub fn lost_ranges(data: &[u8], lost: impl Fn(&[u8]) -> bool) -> Vec<(usize, usize)> {
+/// end) of every entry of the blocks whose function name `picked` accepts
+/// (lost copies to zero, re-finalized functions to take from the
+/// finalizer). A block that does not parse ends the walk: what follows is
+/// left alone.
+pub fn block_ranges(data: &[u8], picked: impl Fn(&[u8]) -> bool) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < data.len() {
@@ -82,7 +88,7 @@ pub fn lost_ranges(data: &[u8], lost: impl Fn(&[u8]) -> bool) -> Vec<(usize, usi
         if !ok {
             break;
         }
-        if lost(name) {
+        if picked(name) {
             out.extend(spots);
         }
         at = e;
@@ -125,21 +131,21 @@ mod tests {
         let mut data = block("_Z1fv", &[("%rd1", 0x70, 0xb0), ("%rd2", 0xb0, 0xf0)]);
         let second = data.len();
         data.extend(block("_Z1gv", &[("%r1", 0x60, 0x220)]));
-        let r = lost_ranges(&data, |n| n == b"_Z1fv");
+        let r = block_ranges(&data, |n| n == b"_Z1fv");
         let first_fields = "_Z1fv".len() + 1 + 4 + 4 + "%rd1".len() + 1;
         let second_fields = first_fields + FIELDS + 4 + "%rd2".len() + 1;
         assert_eq!(r, vec![(first_fields + 4, 8), (second_fields + 4, 8)]);
         assert!(r.iter().all(|&(at, _)| at < second));
-        assert_eq!(lost_ranges(&data, |n| n == b"_Z1gv").len(), 1);
+        assert_eq!(block_ranges(&data, |n| n == b"_Z1gv").len(), 1);
     }
 
     #[test]
     fn truncated_blocks_stop_the_walk() {
         let data = block("_Z1fv", &[("%rd1", 0x70, 0xb0)]);
         for cut in 0..data.len() {
-            let r = lost_ranges(&data[..cut], |_| true);
+            let r = block_ranges(&data[..cut], |_| true);
             assert!(r.iter().all(|&(at, len)| at + len <= cut));
         }
-        assert_eq!(lost_ranges(&data, |_| true).len(), 1);
+        assert_eq!(block_ranges(&data, |_| true).len(), 1);
     }
 }

@@ -78,7 +78,8 @@ impl Editor<'_> {
             .ok_or_else(|| BAD.into())
     }
 
-    fn put(&mut self, at: u64, bytes: &[u8]) -> Option<()> {
+    /// Writes `bytes` at file offset `at`; None when they do not fit.
+    pub(super) fn put(&mut self, at: u64, bytes: &[u8]) -> Option<()> {
         let at = usize::try_from(at).ok()?;
         self.data
             .get_mut(at..at.checked_add(bytes.len())?)?

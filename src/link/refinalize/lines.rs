@@ -1,4 +1,5 @@
-//! The line tables of functions the finalizer shortened (`shrink`): each
+//! The line tables and register ranges of functions the finalizer
+//! shortened (`shrink`) or wrote anew: each
 //! one's sequence in `.debug_line` and `.nv_debug_line_sass` (a
 //! `-lineinfo` or `-G` build) is the finalizer's, whose rows name the new
 //! addresses. nvlink writes what nvJitLink writes for the input alone
@@ -32,18 +33,18 @@ fn sequence_records(c: &Cubin<'_>, table: usize) -> BTreeMap<String, u64> {
     out
 }
 
-/// Puts the finalizer's (`fin`'s) sequence of each function in `shrunk`
-/// into the input's line tables, moving what follows and the records
-/// that point there; Err when a table cannot be read or a function has
-/// no sequence on one side.
-pub fn replace(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) -> Result<(), String> {
+/// Puts the finalizer's (`fin`'s) sequence of each function in `moved`
+/// (code shortened or written anew) into the input's line tables, moving
+/// what follows and the records that point there; Err when a table cannot
+/// be read or a function has no sequence on one side.
+pub fn replace(ed: &mut Editor<'_>, moved: &[String], fin: &Cubin<'_>) -> Result<(), String> {
     let c = ed.cubin;
     for &name in LINE_TABLES {
         let Some((t, table)) = c.section_by_name(name) else {
             continue;
         };
         let own = sequence_records(c, t);
-        if !shrunk.iter().any(|f| own.contains_key(f)) {
+        if !moved.iter().any(|f| own.contains_key(f)) {
             continue;
         }
         let (ft, theirs_table) = fin
@@ -54,7 +55,7 @@ pub fn replace(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) -> Resul
         // (old start, old end, new bytes) of each sequence replaced.
         let mut swaps: Vec<(usize, usize, &[u8])> = Vec::new();
         let mut units: Vec<usize> = Vec::new();
-        for f in shrunk {
+        for f in moved {
             let Some(&off) = own.get(f) else { continue };
             let bad = || format!("{name}: the sequence of {f} cannot be read");
             let (unit, a, b) = sequence_at(d, off as usize).ok_or_else(bad)?;
@@ -116,31 +117,28 @@ pub fn replace(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) -> Resul
 }
 
 /// The register ranges (`.nv_debug_info_reg_sass`, `-G` code) of each
-/// function in `shrunk`: the finalizer's code offsets, where its block
-/// for the function has as many entries as the input's (a `-G` kernel's
-/// `MEMBAR.SC.VC` before its exit barriers, which the finalizer deletes
-/// on sm_100: the ranges ending after it end 0x10 earlier,
-/// mixed_g_exit_barriers_sm100). The rest stays as ptxas wrote it.
-pub fn register_ranges(ed: &mut Editor<'_>, shrunk: &[String], fin: &Cubin<'_>) {
-    use crate::link::reg_sass::{REG_SASS, lost_ranges};
+/// function in `moved` (code shortened or written anew): the finalizer's
+/// code offsets, where its block for the function has as many entries as
+/// the input's (a `-G` kernel's `MEMBAR.SC.VC` before its exit barriers,
+/// which the finalizer deletes on sm_100: the ranges ending after it end
+/// 0x10 earlier, mixed_g_exit_barriers_sm100). The rest stays as ptxas
+/// wrote it.
+pub fn register_ranges(ed: &mut Editor<'_>, moved: &[String], fin: &Cubin<'_>) {
+    use crate::link::reg_sass::{REG_SASS, block_ranges};
     let (Some((i, own)), Some((_, theirs))) = (ed.cubin.section_by_name(REG_SASS), fin.section_by_name(REG_SASS))
     else {
         return;
     };
     let Some(&base) = ed.offsets.get(i) else { return };
-    for f in shrunk {
-        let spots = |data: &[u8]| lost_ranges(data, |n| n == f.as_bytes());
+    for f in moved {
+        let spots = |data: &[u8]| block_ranges(data, |n| n == f.as_bytes());
         let (mine, new) = (spots(&own.data), spots(&theirs.data));
         if mine.len() != new.len() {
             continue;
         }
         for (&(at, len), &(from, _)) in mine.iter().zip(&new) {
-            let Some(bytes) = theirs.data.get(from..from + len) else {
-                continue;
-            };
-            let to = base as usize + at;
-            if let Some(into) = ed.data.get_mut(to..to + len) {
-                into.copy_from_slice(bytes);
+            if let Some(bytes) = theirs.data.get(from..from + len) {
+                ed.put(base + at as u64, bytes);
             }
         }
     }

@@ -157,35 +157,28 @@ impl Finalizer {
 
     /// Re-finalizes every input, in parallel (a child process each); one
     /// outcome per input. An input that calls into another cannot be
-    /// linked alone (an undefined reference): those take their code from
-    /// one link of all the inputs together, function by function where
+    /// linked alone (an undefined reference), and none is beside `-G` code
+    /// (`symbol_facts`): those take their code from one link of all the
+    /// inputs together, function by function where
     /// the function's name is unique there. `whole`: `inputs` are all of a
     /// final link's, and capsules may be taken, from a link of them all or
     /// of one alone (nvJitLink's capsule of an object linked alone equals
     /// nvlink's with other objects beside it: capsule_recursion_sm100).
     pub fn inputs(&self, inputs: &[(&str, &[u8])], whole: bool) -> Vec<Outcome> {
-        let (mut calls_out, code_names) = symbol_facts(inputs);
-        // An input built to make errors visible at exit (`-G`) makes
-        // nvlink's finalizer put exit barriers into every kernel of the
-        // link, the other inputs' too: only a link of them all shows it
-        // (mixed_g_exit_barriers_sm100).
-        if inputs.len() > 1 && inputs.iter().any(|(_, d)| errors_visible_at_exit(d)) {
-            for c in calls_out.iter_mut().filter(|c| c.is_none()) {
-                *c = Some("(another input is built with -G)".into());
-            }
-        }
+        let (not_alone, code_names) = symbol_facts(inputs);
         let alone: Vec<Result<Vec<u8>, String>> = inputs
             .par_iter()
-            .zip(&calls_out)
-            .map(|(&(name, data), out)| match out {
-                Some(f) => Err(format!("Undefined reference to '{f}' (defined by another input)")),
+            .zip(&not_alone)
+            .map(|(&(name, data), why)| match why {
+                Some(why) => Err(why.clone()),
                 None => self.link(&[(name, data)]),
             })
             .collect();
-        let undefined = |r: &Result<Vec<u8>, String>| r.as_ref().is_err_and(|e| e.contains("Undefined reference"));
-        let together = alone
-            .iter()
-            .any(undefined)
+        // Known before, or nvJitLink found a reference it cannot resolve.
+        let needs_all =
+            |i: usize| not_alone[i].is_some() || alone[i].as_ref().is_err_and(|e| e.contains("Undefined reference"));
+        let together = (0..inputs.len())
+            .any(needs_all)
             .then(|| self.link(inputs))
             .and_then(Result::ok);
         // A local function several inputs define (`__cuda_sm20_div_u64`)
@@ -201,7 +194,7 @@ impl Finalizer {
             .enumerate()
             .map(|(i, (&(_, data), own))| match (own, &together) {
                 (Ok(out), _) => apply(data, out, None, whole),
-                (Err(_), Some(all)) if undefined(own) => {
+                (Err(_), Some(all)) if needs_all(i) => {
                     let copy = |name: &str| (defined_before(i, name), defined_by(name));
                     apply(data, all, Some(&copy), whole)
                 }
@@ -261,21 +254,22 @@ impl Finalizer {
     }
 }
 
-/// Whether cubin `data`'s module `.nv.info` asks for errors made visible
-/// at exit (`EIATTR_GEN_ERRBAR_AT_EXIT`, what `-G` code carries).
-fn errors_visible_at_exit(data: &[u8]) -> bool {
+/// Whether `c`'s module `.nv.info` asks for errors made visible at exit
+/// (`EIATTR_GEN_ERRBAR_AT_EXIT`, what `-G` code carries).
+fn errors_visible_at_exit(c: &Cubin<'_>) -> bool {
     use crate::cubin::nvinfo::{self, code};
-    read::parse(data).ok().is_some_and(|c| {
-        c.section_by_name(".nv.info")
-            .and_then(|(_, s)| nvinfo::decode(&s.data).ok())
-            .is_some_and(|info| info.find(code::GEN_ERRBAR_AT_EXIT).next().is_some())
-    })
+    c.section_by_name(".nv.info")
+        .and_then(|(_, s)| nvinfo::decode(&s.data).ok())
+        .is_some_and(|info| info.find(code::GEN_ERRBAR_AT_EXIT).next().is_some())
 }
 
 /// What re-finalization needs to know of the inputs before linking them:
-/// for each, a global symbol it leaves undefined that another input
-/// defines, if any (nvJitLink cannot link that input alone), and the names
-/// of its code sections.
+/// for each, why it is not linked alone, if so (a global symbol it
+/// leaves undefined that another input defines: nvJitLink cannot link it
+/// alone; or another input is `-G` code, whose module attribute makes the
+/// finalizer put exit barriers into every kernel of the link, which only a
+/// link of them all shows: mixed_g_exit_barriers_sm100), and the names of
+/// its code sections.
 type Facts = (Vec<Option<String>>, Vec<Vec<String>>);
 
 fn symbol_facts(inputs: &[(&str, &[u8])]) -> Facts {
@@ -289,7 +283,8 @@ fn symbol_facts(inputs: &[(&str, &[u8])]) -> Facts {
             }
         }
     }
-    let calls_out = parsed
+    let debug_input = inputs.len() > 1 && parsed.iter().flatten().any(errors_visible_at_exit);
+    let not_alone = parsed
         .iter()
         .enumerate()
         .map(|(i, c)| {
@@ -300,7 +295,12 @@ fn symbol_facts(inputs: &[(&str, &[u8])]) -> Facts {
                         && y.binding != STB_LOCAL
                         && defined.get(y.name.as_str()).is_some_and(|&d| d != i)
                 })
-                .map(|y| y.name.clone())
+                .map(|y| format!("Undefined reference to '{}' (defined by another input)", y.name))
+                .or_else(|| {
+                    debug_input.then(|| {
+                        "another input is -G code: the finalizer puts exit barriers into every kernel".to_string()
+                    })
+                })
         })
         .collect();
     let code_names = parsed
@@ -313,7 +313,7 @@ fn symbol_facts(inputs: &[(&str, &[u8])]) -> Facts {
                 .collect()
         })
         .collect();
-    (calls_out, code_names)
+    (not_alone, code_names)
 }
 
 /// The sections of a function's own, by name prefix (the function's name
