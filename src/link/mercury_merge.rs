@@ -425,7 +425,8 @@ type Twin = (Option<usize>, Option<(usize, u64)>);
 /// every sm_100/sm_120 case; the addends may differ, a function's own
 /// address has different ones on the two sides; a name whose counts differ
 /// on the two sides, like the Mercury-only `.nv.reservedSmem.cap`, pairs
-/// nothing), and the classic offset names the item.
+/// nothing), and the classic offset names the item (`Capsule::items_of`:
+/// the `NOP`s have none).
 fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Vec<Event>) -> Vec<Twin> {
     let mut out = vec![(None, None); relocs.len()];
     let sec = &v.cubin.sections[target];
@@ -447,16 +448,16 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
     // be matched to instructions: their operands stay as the input has
     // them (ptxas's, or the finalizer's where `refinalize` took them)
     // rather than be written into the wrong record.
-    let capsule = capsule.filter(|c| {
-        let follows = c.follows_code(&v.cubin.sections[text].data);
-        if !follows {
+    let items = capsule.as_ref().and_then(|c| {
+        let items = c.items_of(&v.cubin.sections[text].data);
+        if items.is_none() {
             ev.push(skipped(
                 v,
                 target,
                 "its items do not follow the code's instructions: operands left as the input has them",
             ));
         }
-        follows
+        items
     });
     let classic: Vec<&Reloc> = v
         .cubin
@@ -480,12 +481,13 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
         offsets.sort_unstable();
         merc.sort_by_key(|&k| relocs[k].offset);
         for (classic_offset, k) in offsets.into_iter().zip(merc) {
-            let item = u32::try_from(classic_offset / 16).unwrap_or(u32::MAX);
+            let record = items
+                .as_ref()
+                .and_then(|m| m.item_at(classic_offset))
+                .zip(capsule.as_ref())
+                .and_then(|(item, c)| c.record(item));
             out[k] = (
-                capsule
-                    .as_ref()
-                    .and_then(|c| c.record(item))
-                    .and_then(|r| r.operand_field()),
+                record.and_then(|r| r.operand_field()),
                 Some((text, classic_offset)),
             );
         }

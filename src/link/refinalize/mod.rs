@@ -575,7 +575,7 @@ fn finalizer_capsule(cubin: &Cubin<'_>, offsets: &[u64], new: &mut [u8], code: u
             .iter()
             .zip(&fin.records)
             .all(|(a, b)| (a.item, a.offset, a.kind, a.inner) == (b.item, b.offset, b.kind, b.inner));
-    if !same_records || mine.follows_code(&text.data) {
+    if !same_records || mine.items_of(&text.data).is_some() {
         return false;
     }
     let Some(&at) = offsets.get(ci) else { return false };
