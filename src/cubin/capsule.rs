@@ -399,7 +399,9 @@ mod tests {
         .concat();
         // Three items, none with a record.
         let capsule = |items: u32| {
-            let mut d = [0u32, 0xc000_0001, items, (1 << items) - 1].map(u32::to_le_bytes).concat();
+            let mut d = [0u32, 0xc000_0001, items, (1 << items) - 1]
+                .map(u32::to_le_bytes)
+                .concat();
             d.truncate(16);
             Capsule::parse(&d).unwrap()
         };

@@ -486,10 +486,7 @@ fn capsule_twins(v: &MergeView<'_>, target: usize, relocs: &[Reloc], ev: &mut Ve
                 .and_then(|m| m.item_at(classic_offset))
                 .zip(capsule.as_ref())
                 .and_then(|(item, c)| c.record(item));
-            out[k] = (
-                record.and_then(|r| r.operand_field()),
-                Some((text, classic_offset)),
-            );
+            out[k] = (record.and_then(|r| r.operand_field()), Some((text, classic_offset)));
         }
     }
     out
