@@ -300,8 +300,9 @@ impl Finalize {
         }
         // A kernel limited to fewer registers (EIATTR_MAXREG_COUNT, from
         // `__launch_bounds__`) than a function it calls uses fails the link
-        // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`).
-        for p in self.props.iter() {
+        // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`),
+        // each such kernel in the `-v` order (err_maxreg_order_sm90).
+        for p in self.props.iter().rev() {
             let limit = own_scalar(st, p.kernel, crate::cubin::nvinfo::code::MAXREG_COUNT);
             if let (Some(limit), Some(from)) = (limit, p.regs_from)
                 && p.regs > limit

@@ -35,6 +35,8 @@
 //!   (`lines`);
 //! - the code written anew (a `-g` link's libcudadevrt, ptxas 13.0's
 //!   sm_120 code), where each relocated instruction can be placed in it;
+//!   with exit barriers put in (a `-G` input, `-g`), where every
+//!   instruction can (`shrink::rewritten`);
 //! - the capsule, where its items are not the code's instructions and the
 //!   finalizer linked every input (`finalizer_capsule`).
 //!

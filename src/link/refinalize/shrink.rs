@@ -19,6 +19,8 @@ const DUMMY_LOAD: (u64, u64) = (0x0000_0000_ffff_f984, 0x800);
 /// field's value for `.CTA` (`MEMBAR.ALL.CTA`).
 const MEMBAR: u64 = 0x992;
 const MEMBAR_CTA: u64 = 0x8000;
+/// The scope field's value for `.SC.VC` (`MEMBAR.SC.VC`).
+const MEMBAR_SC_VC: u64 = 0x5000;
 /// `NOP`, likewise.
 const NOP: (u64, u64) = (0x7918, 0);
 /// `DEPBAR.LE SB0, 0x0`, likewise.
@@ -76,10 +78,13 @@ impl Shrink {
 pub enum Moves {
     Shrunk(Shrink),
     /// `in_place`: as long as before, every relocated instruction where it
-    /// was; every offset then keeps its place.
+    /// was; every offset then keeps its place. `aligned`: where each old
+    /// instruction went, when the finalizer's code is the old code with
+    /// exit barriers put in (`align`).
     Rewritten {
         relocated: Vec<(u64, u64)>,
         in_place: bool,
+        aligned: Option<Vec<Option<u64>>>,
     },
 }
 
@@ -101,9 +106,12 @@ impl Moves {
         match self {
             Moves::Shrunk(s) => Some(s.map(off)),
             Moves::Rewritten { in_place: true, .. } => Some(off),
-            Moves::Rewritten { .. } => match off {
+            Moves::Rewritten { aligned, .. } => match off {
                 0 => Some(0),
                 x if x == old_len => Some(new_len),
+                x if x.is_multiple_of(INSTRUCTION as u64) => aligned
+                    .as_ref()
+                    .and_then(|m| m.get(usize::try_from(x / INSTRUCTION as u64).ok()?).copied().flatten()),
                 _ => None,
             },
         }
@@ -111,17 +119,24 @@ impl Moves {
 }
 
 /// Where the instructions that relocations patch (old offsets
-/// `relocated`) of `code` are in `finalized`, code written anew: each one
-/// where it was if `finalized` has the same bits there outside its upper
-/// 32 (where a 32-bit immediate lies) and the control field (ptxas 13.0's
-/// sm_120 code, whose `IADD3`s nvlink 13.5 writes as `IADD`), else at the
-/// one instruction of `finalized` with those bits; None when one has no
-/// such place or several.
+/// `relocated`) of `code` are in `finalized`, code written anew. Where
+/// the finalizer only put exit barriers in (`align`), every instruction
+/// has its place; else each relocated one is where it was if `finalized`
+/// has the same bits there outside its upper 32 (where a 32-bit immediate
+/// lies) and the control field (ptxas 13.0's sm_120 code, whose `IADD3`s
+/// nvlink 13.5 writes as `IADD`), or at the one instruction of
+/// `finalized` with those bits; None when one has no such place or
+/// several.
 pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Moves> {
+    let aligned = align(code, finalized, relocated);
     let key = |b: &[u8], at: usize| (word(b, at) & 0xffff_ffff, word(b, at + 8) & BELOW_CONTROL);
     let mut pairs = Vec::new();
     for &n in relocated {
         let at = usize::try_from(n).ok()? * INSTRUCTION;
+        if let Some(m) = &aligned {
+            pairs.push((at as u64, (*m.get(usize::try_from(n).ok()?)?)?));
+            continue;
+        }
         let want = key(code, code.get(at..at + INSTRUCTION).map(|_| at)?);
         // Where it was, if it is there; else the one place that has it.
         if finalized.get(at..at + INSTRUCTION).is_some() && key(finalized, at) == want {
@@ -139,7 +154,49 @@ pub fn rewritten(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Mov
     Some(Moves::Rewritten {
         relocated: pairs,
         in_place,
+        aligned,
     })
+}
+
+/// The exit barriers nvlink's finalizer puts before a kernel's `EXIT`s
+/// when one input is `-G` code (observation 169): `MEMBAR.SC.VC`,
+/// `ERRBAR`, `CGAERRBAR` (opcodes, bits 0..11).
+const EXIT_BARRIERS: [u64; 3] = [MEMBAR, 0x9ab, 0x5ab];
+
+/// Whether instruction `i` of `code` is an exit barrier (`EXIT_BARRIERS`;
+/// a `MEMBAR` of scope `.SC.VC` only).
+fn exit_barrier(code: &[u8], i: usize) -> bool {
+    let op = word(code, i * INSTRUCTION) & 0xfff;
+    EXIT_BARRIERS.contains(&op) && (op != MEMBAR || word(code, i * INSTRUCTION + 8) & BELOW_CONTROL == MEMBAR_SC_VC)
+}
+
+/// Where each instruction of `code` is in `finalized` (a byte offset, None
+/// for one the finalizer deleted), when `finalized` is `code` with exit
+/// barriers put in, and ptxas's own barriers or the instructions it may
+/// delete (`deletable`) taken out: every other instruction is the
+/// finalizer's next (`same`), the padding aside. A kernel that calls keeps
+/// its return addresses so (mixed_g_exit_barriers_calls_sm100).
+fn align(code: &[u8], finalized: &[u8], relocated: &[u64]) -> Option<Vec<Option<u64>>> {
+    if !code.len().is_multiple_of(INSTRUCTION) || !finalized.len().is_multiple_of(INSTRUCTION) {
+        return None;
+    }
+    let (n, m) = (code.len() / INSTRUCTION, finalized.len() / INSTRUCTION);
+    let old_code = (0..n).rposition(|i| !is(code, i, NOP))? + 1;
+    let new_code = (0..m).rposition(|k| !is(finalized, k, NOP))? + 1;
+    let mut map = vec![None; n];
+    let mut k = 0;
+    for (i, place) in map.iter_mut().enumerate().take(old_code) {
+        while k < new_code && !same(code, i, finalized, k, relocated) && exit_barrier(finalized, k) {
+            k += 1;
+        }
+        if k < new_code && same(code, i, finalized, k, relocated) {
+            *place = Some((k * INSTRUCTION) as u64);
+            k += 1;
+        } else if !(exit_barrier(code, i) || deletable(code, i)) {
+            return None;
+        }
+    }
+    (k == new_code).then_some(map)
 }
 
 pub(super) fn word(b: &[u8], at: usize) -> u64 {
@@ -326,5 +383,46 @@ mod tests {
             .flat_map(instruction)
             .collect();
         assert_eq!(plan(&code2, &other, &[]), None);
+    }
+
+    #[test]
+    fn exit_barriers_put_in_move_every_instruction_after_them() {
+        // a, EXIT, b (a return address points here), EXIT, the closing
+        // loop, padding -> the barriers before each EXIT.
+        let a = (0x1234_5810, 0x10);
+        let b = (0x5678_5812, 0x20);
+        let exit = (0x794d, 0x380_0000);
+        let bra = (0xffff_fffc_00fc_7947, 0x3ffff);
+        let barriers = [(0x7992, MEMBAR_SC_VC), (0x79ab, 0), (0x75ab, 0)];
+        let nops = |k: usize| std::iter::repeat_n(NOP, k);
+        let code: Vec<u8> = [a, exit, b, exit, bra]
+            .into_iter()
+            .chain(nops(11))
+            .flat_map(instruction)
+            .collect();
+        let fin: Vec<u8> = [a]
+            .into_iter()
+            .chain(barriers)
+            .chain([exit, b])
+            .chain(barriers)
+            .chain([exit, bra])
+            .chain(nops(13))
+            .flat_map(instruction)
+            .collect();
+        let m = rewritten(&code, &fin, &[2]).unwrap();
+        let (old_len, new_len) = (code.len() as u64, fin.len() as u64);
+        assert_eq!(m.place(0x20, old_len, new_len), Some(0x50));
+        assert_eq!(m.place(0x40, old_len, new_len), Some(0xa0));
+        assert_eq!(m.instruction(0x20), Some(0x50));
+        // Another instruction put in: no alignment, and b's bits are
+        // found once, so only the relocated instruction has a place.
+        let other: Vec<u8> = [a, (0x4444_5810, 0), exit, b, exit, bra]
+            .into_iter()
+            .chain(nops(10))
+            .flat_map(instruction)
+            .collect();
+        let m = rewritten(&code, &other, &[2]).unwrap();
+        assert_eq!(m.instruction(0x20), Some(0x30));
+        assert_eq!(m.place(0x40, old_len, new_len), None);
     }
 }
