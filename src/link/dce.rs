@@ -221,11 +221,14 @@ impl Dce {
         // Not for an LTO kernel the host lists miss: nvlink made no shared
         // section name for it (lto_device_launch_sm90).
         let input = st.symbol(f).map_or(0, |s| s.input);
-        if reason == HOST_UNUSED && !lto_unlisted(st, input, &st.symbol_name(f)) {
+        let name = format!(".nv.shared.{}", st.symbol_name(f));
+        let host_unused = reason == HOST_UNUSED && !lto_unlisted(st, input, &st.symbol_name(f));
+        if host_unused || st.section_named(&name).is_some() {
             // nvlink drops these kernels after it has made their shared
             // memory section: the name stays in the string tables
-            // (host_obj_rdc_sm90), unlike a -kernels-used drop (kernels_used_sm90).
-            let name = format!(".nv.shared.{}", st.symbol_name(f));
+            // (host_obj_rdc_sm90). A -kernels-used drop keeps it only
+            // for a kernel with static shared memory
+            // (kernels_used_shared_sm90; none in kernels_used_sm90).
             st.dropped_section_names.push(name);
         }
         remove_function(st, f, &self.index);

@@ -1044,6 +1044,9 @@ fn name_key(st: &LinkState, ix: &NameIndex<'_>, name: &str, for_strtab: bool) ->
     {
         return (4, 0, (0, 1, 1 + k as u32), 0);
     }
+    if let Some(&(input, at)) = ix.unused_shared.get(name) {
+        return (2, input, at, 0);
+    }
     let created = |section: &str| {
         let k = st.section_named(section)?;
         let (input, at) = section_created(st, k);
@@ -1140,6 +1143,12 @@ struct NameIndex<'a> {
     info_by_input: HashMap<(usize, String), Created>,
     /// (section, RELA?) → the index of its first relocation record.
     first_reloc: HashMap<(usize, bool), usize>,
+    /// `.nv.shared.<k>` of a kernel `-kernels-used` leaves out (dropped, or
+    /// kept as a device function by `-r`) → where nvlink made it: as a data
+    /// section, with the first variable in it, not with the kernel's code
+    /// (kernels_used_shared_sm75: blur's before stage's bank, scan's after
+    /// total's, as their symbols come).
+    unused_shared: HashMap<String, (usize, Created)>,
 }
 
 impl<'a> NameIndex<'a> {
@@ -1168,10 +1177,34 @@ impl<'a> NameIndex<'a> {
             }
         }
         let first_reloc = first_relocations(st);
+        let mut unused_shared = HashMap::default();
+        let live = st.sections.iter().filter(|x| !x.removed).map(|x| &x.name);
+        for name in st.dropped_section_names.iter().chain(live) {
+            let Some(kernel) = name.strip_prefix(".nv.shared.").filter(|_| setup.used_lists_given()) else {
+                continue;
+            };
+            let Some(k) = st.section_named(name).filter(|_| !setup.kernel_used(kernel)) else {
+                continue;
+            };
+            let met = st.maps.iter().enumerate().find_map(|(input, m)| {
+                let j = m.map_section_index.iter().position(|&o| o as usize == k)?;
+                let first_symbol = m.map_symbol_index.iter().position(|&o| {
+                    o != 0
+                        && st
+                            .symbol(SymIdx(o))
+                            .is_some_and(|y| y.sym_type != STT_SECTION && y.place == Place::Section(k))
+                });
+                Some((input, first_symbol.map_or((2, j as u32, 0), |y| (1, y as u32, 0))))
+            });
+            if let Some(at) = met {
+                unused_shared.insert(name.clone(), at);
+            }
+        }
         NameIndex {
             info,
             info_by_input,
             first_reloc,
+            unused_shared,
         }
     }
 }
