@@ -658,16 +658,17 @@ impl Linker {
     /// extern shared arrays and references from dead code are not checked.
     fn undefined_in_report_order(&self) -> Vec<SymIdx> {
         let live = super::reach::referenced_from_live_code(&self.state);
-        let undef: Vec<(SymIdx, bool)> = self
+        // Input by input (the one that first referred to it), functions
+        // before variables (err_undefined_order_sm90).
+        let mut undef: Vec<(SymIdx, (usize, bool))> = self
             .state
             .all_symbols()
             .filter(|(_, s)| s.binding == STB_GLOBAL && s.place == Place::Undefined)
             .filter(|(i, s)| live.contains(i) && !bound_elsewhere(&s.name, s.sym_type, s.other))
-            .map(|(i, s)| (i, s.sym_type == STT_FUNC))
+            .map(|(i, s)| (i, (s.input, s.sym_type != STT_FUNC)))
             .collect();
-        let funcs = undef.iter().filter(|(_, f)| *f).map(|(i, _)| *i);
-        let rest = undef.iter().filter(|(_, f)| !*f).map(|(i, _)| *i);
-        funcs.chain(rest).collect()
+        undef.sort_by_key(|&(_, key)| key);
+        undef.into_iter().map(|(i, _)| i).collect()
     }
 
     fn resolve_step(&mut self, i: usize, ev: &mut Vec<Event>) -> Stage {
