@@ -125,3 +125,61 @@ fn an_unused_libcudadevrt_leaves_an_existing_file_alone() {
         );
     }
 }
+
+/// A virtual target (`--arch=compute_80`, as nvcc runs nvlink for
+/// `-gencode arch=compute_80,code=compute_80 -rdc=true`): nothing is
+/// linked and no output written, `-o` or not; the registration file names
+/// every input with device code, files first, then every member of each
+/// library found (tests/data/virtual_target/register.c: what nvlink wrote
+/// for this command line in tests/corpus/archive_nvcc_lib_sm80; the inputs
+/// are sm_80 and sm_90 objects, libx.a's four members and a libcudadevrt
+/// stand-in; `-lnosuch` is not found, which nvlink passes over silently).
+#[test]
+fn virtual_target_writes_the_registration_file_only() {
+    let case = root().join("tests/corpus/archive_nvcc_lib_sm80");
+    let dir = scratch("reg-virtual-target");
+    let reg = dir.join("register.c");
+    let out = dir.join("out.cubin");
+    let run = |with_output: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_culdb"));
+        c.current_dir(&case).args([
+            "link",
+            "--arch=compute_80",
+            &format!("--register-link-binaries={}", reg.display()),
+            "main.o",
+            "../cudadevrt_keep_system_libs_sm90/app.o",
+            "-L.",
+            "-lx",
+            "-lnosuch",
+            "-L../cudadevrt_keep_system_libs_sm90",
+            "-lcudadevrt",
+        ]);
+        if with_output {
+            c.arg("-o").arg(&out);
+        }
+        c.output().unwrap()
+    };
+    let want = std::fs::read_to_string(root().join("tests/data/virtual_target/register.c")).unwrap();
+    for with_output in [false, true] {
+        let _ = std::fs::remove_file(&reg);
+        let o = run(with_output);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stderr.is_empty() && o.stdout.is_empty());
+        assert_eq!(std::fs::read_to_string(&reg).unwrap(), want);
+        assert!(!out.exists(), "no output file for a virtual target");
+    }
+    // A file that cannot be read is fatal, and no file is written.
+    let _ = std::fs::remove_file(&reg);
+    let o = Command::new(env!("CARGO_BIN_EXE_culdb"))
+        .current_dir(&case)
+        .args([
+            "link",
+            "--arch=compute_80",
+            "--register-link-binaries=/dev/null/x",
+            "nosuch.o",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("culdb fatal   : Could not open input file 'nosuch.o'"));
+}

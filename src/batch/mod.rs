@@ -86,6 +86,25 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
         )));
         return linked;
     }
+    if link::virtual_target::applies(&opts) {
+        // Nothing is linked; only the registration file is written.
+        match link::virtual_target::modules(&opts, dir, &link::library_search_dirs(&opts)) {
+            Ok(modules) => {
+                if let Some(reg) = opts.register_link_binaries.as_deref()
+                    && let Err(e) = write_output(&in_dir(dir, reg), link::register::text(&modules).as_bytes())
+                {
+                    let d = Diagnostic::fatal(format!("Could not open output file '{reg}': {e}"));
+                    emit(Emit::Stderr(&d.line()));
+                    linked.status = 1;
+                }
+            }
+            Err(d) => {
+                emit(Emit::Stderr(&d.line()));
+                linked.status = 1;
+            }
+        }
+        return linked;
+    }
     linked.output = opts.output_file.as_deref().map(|p| in_dir(dir, p));
     // `-time FILE`: the header before anything is read, the LTO rows as the
     // step reports them (`timing`).

@@ -49,6 +49,7 @@ pub mod system_lib;
 pub mod tkinfo;
 pub mod uft;
 pub mod uidx;
+pub mod virtual_target;
 pub mod weak;
 
 use std::path::{Path, PathBuf};
@@ -74,13 +75,9 @@ pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
         l.nvvmpath = dir.join(&l.nvvmpath);
     }
     let target = crate::arch::lookup(&setup.arch);
-    let mut lib_paths = opts.library_paths.clone();
-    if let Ok(lp) = std::env::var("LIBRARY_PATH") {
-        lib_paths.extend(inputs::library_path_dirs(&lp));
-    }
     let req = inputs::InputRequest {
         args: opts.inputs.clone(),
-        lib_paths,
+        lib_paths: library_search_dirs(opts),
         target_sm: target.map(|t| t.sm).unwrap_or(0),
         target_suffix: target.and_then(|t| t.suffix.letter().chars().next()),
         ptxas: find_ptxas(),
@@ -88,6 +85,16 @@ pub fn linker_from(opts: &options::LinkOptions, dir: &Path) -> Linker {
         lto: opts.lto.link_time_opt || opts.lto.dlto,
     };
     Linker::new(setup, inputs::InputLoader::new(req).in_dir(dir))
+}
+
+/// The folders `-l` libraries are searched in: the `-L` ones, then
+/// `LIBRARY_PATH`'s.
+pub fn library_search_dirs(opts: &options::LinkOptions) -> Vec<String> {
+    let mut dirs = opts.library_paths.clone();
+    if let Ok(lp) = std::env::var("LIBRARY_PATH") {
+        dirs.extend(inputs::library_path_dirs(&lp));
+    }
+    dirs
 }
 
 /// The ptxas used for PTX inputs: `$CULDB_PTXAS`, else [`find_tool`].

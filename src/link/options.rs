@@ -450,7 +450,8 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
         }
         return late(opts, &refused.text);
     }
-    if opts.output_file.is_none() {
+    // A virtual target links nothing (`super::virtual_target`).
+    if opts.output_file.is_none() && !super::virtual_target::applies(&opts) {
         return late(opts, "Must specify output file with -o option");
     }
     if opts.files().next().is_none() {

@@ -73,6 +73,11 @@ pub fn contents(st: &LinkState, dir: &Path) -> String {
             m
         }
     };
+    text(&modules)
+}
+
+/// The file's text for `modules`, in order.
+pub fn text(modules: &[String]) -> String {
     let mut out = format!("#define NUM_PRELINKED_OBJECTS {}\n", modules.len());
     for module in modules {
         out.push_str(&format!("DEFINE_REGISTER_FUNC({module})\n"));
@@ -81,7 +86,7 @@ pub fn contents(st: &LinkState, dir: &Path) -> String {
 }
 
 /// The module name nvlink makes of a file input's path.
-fn path_module(base: &Path, name: &str) -> String {
+pub fn path_module(base: &Path, name: &str) -> String {
     let full = if name.starts_with('/') {
         name.to_string()
     } else {
