@@ -384,6 +384,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // (grid_attributes_sm100: after LANGUAGE, before CBANK_PARAM_SIZE),
     // EXTERNS included (inherited_externs_order_sm100).
     if mercury {
+        let sm107 = crate::arch::lookup(&setup.arch).is_some_and(|p| p.sm == 107);
         for (f, entries) in per_fn.iter_mut() {
             let kernel = super::state::query::is_kernel(st, *f);
             let merc: BTreeSet<u8> = st
@@ -407,6 +408,16 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             if !relocatable && !both.iter().any(|e| e.attr == code::PREEXIT_USED) {
                 both.push(Entry {
                     attr: code::PREEXIT_USED,
+                    value: Value::Byte { value: 0, pad: 0 },
+                });
+            }
+            // An sm_107 final link (sm_107, sm_107a, sm_107f: `-arch=all`
+            // reaches it) ends every function's table with attribute 0x67,
+            // a byte 0, which ptxas did not write; sm_100, sm_103, sm_110,
+            // sm_121 and `-r` do not (sm107_function_info).
+            if !relocatable && sm107 {
+                both.push(Entry {
+                    attr: ATTR_SM107_CLOSE,
                     value: Value::Byte { value: 0, pad: 0 },
                 });
             }
@@ -999,6 +1010,10 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
     }
     (shstr, strtab)
 }
+
+/// The attribute an sm_107 final link ends each function's `.nv.info.<f>`
+/// with (no name in cuobjdump 13.5).
+const ATTR_SM107_CLOSE: u8 = 0x67;
 
 /// Where nvlink puts a name in `.shstrtab` (or `.strtab`): the order it
 /// creates the sections in (corpus observation 59). The fixed tables
