@@ -263,6 +263,7 @@ impl Finalize {
             // says 648 and 4096), and no stack warning.
             if setup.verbose {
                 out.push(Diagnostic::info(gmem_line(st)));
+                let mut barriers = None;
                 for p in self.props.iter().rev() {
                     let own = KernelProps {
                         regs: p.own_regs,
@@ -271,7 +272,7 @@ impl Finalize {
                     };
                     let name = st.symbol_name(p.kernel);
                     out.push(Diagnostic::info(format!("Function properties for '{name}':")));
-                    out.push(Diagnostic::info(properties_line(st, &own)));
+                    out.push(Diagnostic::info(properties_line(st, &own, &mut barriers)));
                 }
             }
             return out;
@@ -322,10 +323,11 @@ impl Finalize {
         }
         if setup.verbose {
             out.push(Diagnostic::info(gmem_line(st)));
+            let mut barriers = None;
             for p in self.props.iter().rev() {
                 let name = st.symbol_name(p.kernel);
                 out.push(Diagnostic::info(format!("Function properties for '{name}':")));
-                out.push(Diagnostic::info(properties_line(st, p)));
+                out.push(Diagnostic::info(properties_line(st, p, &mut barriers)));
             }
         }
         out
@@ -438,13 +440,16 @@ fn own_scalar(st: &LinkState, k: SymIdx, attr: u8) -> Option<u32> {
 /// (no cmem on sm_100+), with `K bytes cmem[2]` after cmem[0] for a kernel
 /// with a `.nv.constant2.<kernel>` (sm_75-sm_89: verbose_cmem_sm80).
 ///
-/// A kernel without EIATTR_NUM_BARRIERS shows the number of NOBITS sections
-/// in the output (`.nv.global`, every `.nv.shared.*` including sm_110's
-/// `.nv.shared.reserved.0`, `.nv_debug.shared`), `-r` too: nvlink's count,
-/// not the kernel's (verbose_cmem_sm80: 2; experiments with 0 to 4 such
-/// sections on sm_80 to sm_120; verbose_sm110, local_mem_sm110 from
-/// scripts/retarget-check: the reserved section alone gives 1).
-fn properties_line(st: &LinkState, p: &KernelProps) -> String {
+/// A kernel without EIATTR_NUM_BARRIERS shows the count of the kernel
+/// printed before it (`barriers`, which the line updates); before any, the
+/// number of NOBITS sections in the output (`.nv.global`, every
+/// `.nv.shared.*` including sm_110's `.nv.shared.reserved.0`,
+/// `.nv_debug.shared`), `-r` too: nvlink's stale values, not the kernel's
+/// (verbose_cmem_sm80: 2; experiments with 0 to 4 such sections on sm_80
+/// to sm_120; verbose_sm110, local_mem_sm110 from scripts/retarget-check:
+/// the reserved section alone gives 1; verbose_barriers_carry_sm90: 3
+/// after a kernel with 3).
+fn properties_line(st: &LinkState, p: &KernelProps, barriers: &mut Option<u32>) -> String {
     let name = st.symbol_name(p.kernel);
     let size_of = |sec: String| {
         st.section_named(&sec)
@@ -453,8 +458,11 @@ fn properties_line(st: &LinkState, p: &KernelProps) -> String {
             .map(|s| s.size)
             .unwrap_or(0)
     };
-    let barriers = own_scalar(st, p.kernel, crate::cubin::nvinfo::code::NUM_BARRIERS)
-        .unwrap_or_else(|| st.sections.iter().filter(|s| !s.removed && s.nobits).count() as u32);
+    let barriers = *barriers.insert(
+        own_scalar(st, p.kernel, crate::cubin::nvinfo::code::NUM_BARRIERS)
+            .or(*barriers)
+            .unwrap_or_else(|| st.sections.iter().filter(|s| !s.removed && s.nobits).count() as u32),
+    );
     // A kernel whose stack is unknown shows its own frame.
     let stack = p.stack.unwrap_or(p.frame);
     // sm_100+ leaves the constant bank out, and the reserved shared memory

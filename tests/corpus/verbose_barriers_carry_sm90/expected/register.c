@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_bb5356bf_8_plain_cu__Z4tickv)
+DEFINE_REGISTER_FUNC(_c2d901af_7_bars_cu_d700fb5d)
