@@ -918,7 +918,21 @@ impl InputMerge {
             SectionClass::Constant(2) => s.flags & SHF_INFO_LINK != 0 && self.local_code.contains(&(s.info as usize)),
             _ => false,
         };
-        let existing = if local_code { None } else { st.section_named(&s.name) };
+        // Nor does a global function's code go into a local function's
+        // section of the same name: a `-G` object's weak
+        // `__cuda_sm3x_div_rn_noftz_f32_slowpath` after a plain object's
+        // local one keeps a section of its own (weak_helper_after_local_sm90).
+        let local_owner = |k: usize| st.local_code_sections.contains(&k);
+        let existing = if local_code {
+            None
+        } else if class == SectionClass::Text {
+            st.section_named(&s.name).filter(|&k| !local_owner(k)).or_else(|| {
+                (1..st.sections.len())
+                    .find(|&k| st.sections[k].name == s.name && !st.sections[k].removed && !local_owner(k))
+            })
+        } else {
+            st.section_named(&s.name)
+        };
         let (out, created) = match existing {
             Some(out) => (out, false),
             None => {
@@ -936,6 +950,9 @@ impl InputMerge {
                     owner: None,
                     removed: false,
                 });
+                if local_code && class == SectionClass::Text {
+                    st.local_code_sections.insert(out);
+                }
                 (out, true)
             }
         };

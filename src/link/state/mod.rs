@@ -340,6 +340,9 @@ pub struct LinkState {
     /// (`.nv_debug.shared` once its variables moved to the kernels): nvlink's
     /// string tables still hold them, so emit keeps them there too.
     pub dropped_section_names: Vec<String>,
+    /// Output sections holding a local function's code (`merge`): a global
+    /// function of the same name never goes into one.
+    pub local_code_sections: std::collections::BTreeSet<usize>,
     /// st_value of the symbols layout moves (shared variables, commons,
     /// undefined names) as their first input states it (`link::layout`).
     pub input_values: std::collections::BTreeMap<SymIdx, u64>,
