@@ -460,6 +460,16 @@ pub fn parse_nvlink_in(args: &[String], dir: &Path) -> Result<LinkOptions, Optio
     if opts.suppress_debug_info && !opts.debug {
         return late(opts, "Conflicting options '-suppress-debug-info' and 'no -g'");
     }
+    // After the output, arch and input checks, the call-graph pair first.
+    if opts.dump_callgraph && opts.dump_callgraph_no_demangle {
+        return late(
+            opts,
+            "Conflicting options '-dump-callgraph' and '-dump-callgraph-no-demangle'",
+        );
+    }
+    if opts.use_host_info && opts.ignore_host_info {
+        return late(opts, "Conflicting options '-use-host-info' and '-ignore-host-info'");
+    }
     // From sm_90 on nvlink warns, with its spelling (preserve_relocs_sm90;
     // sm_75 to sm_89 say nothing); sm_100+ then keeps no resolved
     // relocations at all (`LinkSetup::preserve_relocs`).

@@ -102,7 +102,10 @@ pub fn nvlink_args(o: &LinkOptions) -> String {
     flag(o.dump_callgraph, "dump-callgraph", &mut out);
     flag(o.dump_callgraph_no_demangle, "dump-callgraph-no-demangle", &mut out);
     flag(o.ignore_host_info, "ignore-host-info", &mut out);
+    flag(o.use_host_info, "use-host-info", &mut out);
     flag(o.relocatable, "r", &mut out);
+    let protector = o.device_stack_protector.map(|b| b.to_string());
+    value(protector.as_deref(), "device-stack-protector", &mut out);
     value(o.uidx_file.as_deref(), "uidx", &mut out);
     if o.debug {
         value(o.time.as_deref(), "time", &mut out);
