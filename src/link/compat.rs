@@ -17,7 +17,7 @@
 //! Order: CUDA_ACCELERATOR_TARGET first (the target's `a`, whatever the
 //! inputs say), then the first input's attributes in its order, then the
 //! others in [`POLICIES`] order (which places CAN_FASTPATH_FINALIZE after
-//! 0x0d). Formats are the rule's, not the input's (a BVAL 0x07 comes out HVAL).
+//! 0x0d); FINALIZER_VERSION is moved last (observation 180). Formats are the rule's, not the input's (a BVAL 0x07 comes out HVAL).
 //!
 //! Into a Mercury target (sm_100+) nvlink finalizes the code itself:
 //! FINALIZER_VERSION is its own 1.1.0, MIN_FINALIZER_VERSION_FOR_MVC goes,
@@ -259,6 +259,18 @@ impl CompatMerge {
             if !order.contains(&a) {
                 order.push(a);
             }
+        }
+        // FINALIZER_VERSION comes after every other attribute (but
+        // MIN_FINALIZER_VERSION_FOR_MVC), also where the first input has
+        // it before one only a later input has (an sm_100f object's 0x07
+        // in an sm_103 link: compat_family_order_sm103).
+        if let Some(i) = order.iter().position(|&a| a == code::FINALIZER_VERSION) {
+            let a = order.remove(i);
+            let at = order
+                .iter()
+                .position(|&x| x == code::MIN_FINALIZER_VERSION_FOR_MVC)
+                .unwrap_or(order.len());
+            order.insert(at, a);
         }
         order.into_iter().filter_map(|a| self.entry(a, target)).collect()
     }
