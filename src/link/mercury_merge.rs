@@ -101,7 +101,7 @@ impl MergeView<'_> {
                 .sections
                 .iter()
                 .position(|t| t.name == classic && t.flags & SHF_MERCURY == 0)
-                .is_some_and(|t| self.dropped.contains(&t));
+                .is_some_and(|t| self.dropped.contains(&t) || super::merge::empty_reserved_shared(self.cubin, t));
         }
         depth < 4
             && (s.flags & SHF_INFO_LINK != 0 || s.is_reloc())

@@ -34,6 +34,8 @@ use super::weak;
 /// `link::mercury_merge` (docs/seed-errata.md).
 pub const SHF_MERCURY_DEFERRED: u64 = super::state::mercury::SHF_MERCURY;
 
+/// Why an `-ewp` object's empty reserved shared section is skipped.
+const EMPTY_RESERVED: &str = "an empty reserved shared memory section naming only aliases: nvlink makes nothing of it";
 const MERCURY_ELSEWHERE: &str = "Mercury companion section: merged by link::mercury";
 
 /// Where the merge of one input stands.
@@ -327,6 +329,13 @@ impl InputMerge {
 
     fn weak_symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
         let sym = self.cubin.symbols[i].clone();
+        if sym.is_defined() && sym.sym_type == STT_NOTYPE && sym.size == 0 && self.is_reserved_shared(sym.shndx) {
+            // An alias in reserved shared memory (`empty_reserved_shared`;
+            // sm_110's section also holds `__nv_reservedSMEM_gb10b_war_var`,
+            // which stays).
+            st.maps[self.input].weak_processed[i] = true;
+            return Ok(());
+        }
         if sym.binding == STB_GLOBAL && sym.sym_type == STT_FUNC && sym.is_defined() {
             return self.function_defined_twice(st, &sym, ev);
         }
@@ -568,6 +577,12 @@ impl InputMerge {
                 *at = (0, i as u32, 2);
             }
         }
+    }
+
+    /// Whether input section `j` is an empty reserved shared memory section
+    /// ([`empty_reserved_shared`]).
+    fn empty_reserved_shared(&self, j: usize) -> bool {
+        empty_reserved_shared(&self.cubin, j)
     }
 
     /// Whether input section `j` is `.nv.shared.reserved.*`.
@@ -877,6 +892,9 @@ impl InputMerge {
         }
         if s.flags & SHF_MERCURY_DEFERRED != 0 {
             return Some(MERCURY_ELSEWHERE);
+        }
+        if self.empty_reserved_shared(j) {
+            return Some(EMPTY_RESERVED);
         }
         match s.sh_type {
             SHT_SYMTAB | SHT_STRTAB | SHT_CUDA_MERC_SYMTAB | SHT_SYMTAB_SHNDX => {
@@ -1565,6 +1583,22 @@ fn creation_order(c: &Cubin<'_>) -> Vec<Created> {
             }
         })
         .collect()
+}
+
+/// Whether section `j` of `c` is an empty `.nv.shared.reserved.*` that
+/// only aliases name (`nvcc -ewp`: `__nv_reservedSMEM_offset_0_alias`,
+/// NOTYPE): nvlink makes nothing of it, of its Mercury copy, nor of the
+/// aliases (ewp_reserved_alias_sm90, ewp_reserved_alias_sm100).
+pub(super) fn empty_reserved_shared(c: &Cubin<'_>, j: usize) -> bool {
+    c.sections.get(j).is_some_and(|s| {
+        j != 0
+            && classify(&s.name, s.sh_type) == SectionClass::SharedReserved
+            && s.size() == 0
+            && c.symbols
+                .iter()
+                .filter(|y| y.shndx as usize == j && y.sym_type != STT_SECTION)
+                .all(|y| y.sym_type == STT_NOTYPE && y.size == 0)
+    })
 }
 
 fn is_reloc_section(sh_type: u32) -> bool {
