@@ -96,7 +96,12 @@ fn every_golden_is_equivalent_to_itself_and_differs_from_every_other() {
     groups.sort();
     let expected: Vec<Vec<&str>> = vec![
         // The same link; only nvlink's recorded options differ.
-        vec!["arch_sm90_smoke", "tkinfo_options_sm90", "tkinfo_verbose2_sm90"],
+        vec![
+            "arch_sm90_smoke",
+            "tkinfo_host_info_sm90",
+            "tkinfo_options_sm90",
+            "tkinfo_verbose2_sm90",
+        ],
         vec!["archive_hostobj_direct_sm90", "archive_hostobj_lx_sm90"],
         vec!["call_graph_4obj_sm90", "dump_callgraph_sm90", "verbose_sm90"],
         // The same link; -disable-infos -Werror and -report-arch -v change

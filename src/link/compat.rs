@@ -263,7 +263,7 @@ impl CompatMerge {
         // FINALIZER_VERSION comes after every other attribute (but
         // MIN_FINALIZER_VERSION_FOR_MVC), also where the first input has
         // it before one only a later input has (an sm_100f object's 0x07
-        // in an sm_103 link: compat_family_order_sm103).
+        // in an sm_103 link, `-r` too: compat_family_order_sm103).
         if let Some(i) = order.iter().position(|&a| a == code::FINALIZER_VERSION) {
             let a = order.remove(i);
             let at = order
