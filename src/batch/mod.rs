@@ -86,6 +86,23 @@ pub fn link(args: &[String], dir: &Path, emit: &mut dyn FnMut(Emit<'_>)) -> Link
         )));
         return linked;
     }
+    if let Some(kind) = opts.gen_host_linker_script {
+        // A host linker script instead of a link (`link::host_script`).
+        let host = opts.undocumented.host_ccbin.as_deref().unwrap_or("gcc");
+        let written = link::host_script::script(kind, host).and_then(|text| match opts.output_file.as_deref() {
+            Some(out) => write_output(&in_dir(dir, out), text.as_bytes())
+                .map_err(|e| format!("Could not open output file '{out}': {e}")),
+            None => {
+                emit(Emit::Stdout(&text));
+                Ok(())
+            }
+        });
+        if let Err(e) = written {
+            emit(Emit::Stderr(&Diagnostic::fatal(e).line()));
+            linked.status = 1;
+        }
+        return linked;
+    }
     if link::virtual_target::applies(&opts) {
         // Nothing is linked; only the registration file is written.
         match link::virtual_target::modules(&opts, dir, &link::library_search_dirs(&opts)) {

@@ -25,6 +25,7 @@ pub mod emit;
 pub mod event;
 pub mod finalize;
 pub mod frame_edit;
+pub mod host_script;
 pub mod inputs;
 pub mod layout;
 pub mod line_order;
