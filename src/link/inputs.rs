@@ -336,6 +336,10 @@ pub struct InputLoader {
     pos: usize,
     /// Per argument: the search result of a `-l`.
     libraries: Vec<Option<LibrarySearch>>,
+    /// Per argument: the bytes of the library the search found, read once
+    /// (the search reads it to check it; the load step takes them).
+    #[serde(skip)]
+    library_bytes: Vec<Option<std::sync::Arc<Vec<u8>>>>,
     /// Archives read so far: (file identity, name).
     archives_read: Vec<(FileId, String)>,
     printed: Vec<Printed>,
@@ -417,6 +421,7 @@ impl InputLoader {
         InputLoader {
             track_needs,
             libraries: vec![None; req.args.len()],
+            library_bytes: vec![None; req.args.len()],
             req,
             dir: None,
             target,
@@ -498,8 +503,9 @@ impl InputLoader {
             }
             (InputArg::Library(_), Action::Load) => {
                 let found = self.libraries[p.arg].as_ref().and_then(|s| s.found.clone());
+                let bytes = self.library_bytes[p.arg].take();
                 match found {
-                    Some(path) => self.load_library(&path),
+                    Some(path) => self.load_library(&path, bytes),
                     None => Ok(Vec::new()),
                 }
             }
@@ -655,6 +661,8 @@ impl InputLoader {
                 )));
                 continue;
             }
+            drop(members);
+            self.library_bytes[arg] = Some(std::sync::Arc::new(data));
             search.found = Some(cand);
             break;
         }
@@ -707,10 +715,15 @@ impl InputLoader {
 
     // -- files ----------------------------------------------------------------
 
-    fn load_library(&mut self, name: &str) -> StepResult {
+    fn load_library(&mut self, name: &str, bytes: Option<std::sync::Arc<Vec<u8>>>) -> StepResult {
         let path = self.path_of(name);
-        let data = read_regular(&path)
-            .map_err(|e| Diagnostic::fatal(with_detail(format!("Could not open input file '{name}'"), e)))?;
+        let data = match bytes {
+            Some(b) => b,
+            None => std::sync::Arc::new(
+                read_regular(&path)
+                    .map_err(|e| Diagnostic::fatal(with_detail(format!("Could not open input file '{name}'"), e)))?,
+            ),
+        };
         self.load_archive(name, &path, &data)
     }
 
