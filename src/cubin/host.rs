@@ -96,6 +96,15 @@ impl EmbeddedFatbin<'_> {
     }
 }
 
+/// A host object's `__nv_module_id`: the name nvcc's registration code
+/// gives its device code (`--register-link-binaries`).
+pub fn module_id(data: &[u8]) -> Option<String> {
+    let elf = parse(data).ok()?;
+    let s = elf.sections.iter().find(|s| s.name == "__nv_module_id")?;
+    let id = s.data.split(|&b| b == 0).next()?;
+    Some(String::from_utf8_lossy(id).into_owned())
+}
+
 /// The fatbin sections (`__nv_relfatbin`, `.nv_fatbin`) of a host ELF file,
 /// in section-header order, as (section name, contents).
 pub fn embedded_fatbins(data: &[u8]) -> Result<Vec<(String, &[u8])>> {

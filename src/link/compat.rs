@@ -17,7 +17,8 @@
 //! Order: CUDA_ACCELERATOR_TARGET first (the target's `a`, whatever the
 //! inputs say), then the first input's attributes in its order, then the
 //! others in [`POLICIES`] order (which places CAN_FASTPATH_FINALIZE after
-//! 0x0d); FINALIZER_VERSION is moved last (observation 180). Formats are the rule's, not the input's (a BVAL 0x07 comes out HVAL).
+//! 0x0d); FINALIZER_VERSION is moved last (observation 180). Formats are
+//! the rule's, not the input's (a BVAL 0x07 comes out HVAL).
 //!
 //! Into a Mercury target (sm_100+) nvlink finalizes the code itself:
 //! FINALIZER_VERSION is its own 1.1.0, MIN_FINALIZER_VERSION_FOR_MVC goes,

@@ -870,11 +870,7 @@ impl InputLoader {
             }]);
         }
         let refs = HostRefs::of(data);
-        let module_id = host::parse(data).ok().and_then(|elf| {
-            let s = elf.sections.iter().find(|s| s.name == "__nv_module_id")?;
-            let id = s.data.split(|&b| b == 0).next()?;
-            Some(String::from_utf8_lossy(id).into_owned())
-        });
+        let module_id = host::module_id(data);
         let mut notes = Vec::new();
         for p in picks {
             let p = match (p, member) {

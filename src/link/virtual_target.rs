@@ -3,7 +3,7 @@
 //! linked by the driver at run time), without `-o`.
 //!
 //! What nvlink 13.5 does (checked by hand; corpus observation 175,
-//! tests/virtual_target.rs):
+//! tests/register.rs):
 //!
 //! * It links nothing and writes no output file, `-o` or not, and exits 0.
 //! * With `--register-link-binaries FILE` it writes the registration file
@@ -85,10 +85,7 @@ fn host_module(data: &[u8]) -> Option<String> {
     if !fatbins.iter().any(|f| f.read_by_nvlink()) {
         return None;
     }
-    let elf = host::parse(data).ok()?;
-    let s = elf.sections.iter().find(|s| s.name == "__nv_module_id")?;
-    let id = s.data.split(|&b| b == 0).next()?;
-    Some(String::from_utf8_lossy(id).into_owned())
+    host::module_id(data)
 }
 
 /// A cubin, fatbin or PTX file (not a source file or other text).
