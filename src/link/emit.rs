@@ -440,7 +440,29 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             .filter(|s| s.binding != STB_WEAK)
             .and_then(|s| ix.info_by_input.get(&(s.input, name.clone())))
             .map(|&at| (2, st.symbol(*f).map_or(0, |s| s.input), at, 0));
-        (own.unwrap_or_else(|| name_key(st, &ix, &name, false)), sym_out(*f))
+        // A weak function's first copy is the first input whose function
+        // of that name is this one: an earlier input's local function of
+        // the same name made a table of its own (weak_helper_after_local_sm90).
+        let first_copy = || {
+            let weak = st.symbol(*f).is_some_and(|s| s.binding == STB_WEAK);
+            let shadowed =
+                st.maps.iter().enumerate().any(|(i, m)| {
+                    ix.info_by_input.contains_key(&(i, name.clone())) && !m.map_symbol_index.contains(&f.0)
+                });
+            (weak && shadowed)
+                .then(|| {
+                    st.maps.iter().enumerate().find_map(|(i, m)| {
+                        let at = ix.info_by_input.get(&(i, name.clone()))?;
+                        m.map_symbol_index.contains(&f.0).then_some((2, i, *at, 0))
+                    })
+                })
+                .flatten()
+        };
+        (
+            own.or_else(first_copy)
+                .unwrap_or_else(|| name_key(st, &ix, &name, false)),
+            sym_out(*f),
+        )
     });
     for (f, entries) in fns {
         let name = format!(".nv.info.{}", st.symbol_name(f));
