@@ -444,19 +444,10 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         // of that name is this one: an earlier input's local function of
         // the same name made a table of its own (weak_helper_after_local_sm90).
         let first_copy = || {
-            let weak = st.symbol(*f).is_some_and(|s| s.binding == STB_WEAK);
-            let shadowed =
-                st.maps.iter().enumerate().any(|(i, m)| {
-                    ix.info_by_input.contains_key(&(i, name.clone())) && !m.map_symbol_index.contains(&f.0)
-                });
-            (weak && shadowed)
-                .then(|| {
-                    st.maps.iter().enumerate().find_map(|(i, m)| {
-                        let at = ix.info_by_input.get(&(i, name.clone()))?;
-                        m.map_symbol_index.contains(&f.0).then_some((2, i, *at, 0))
-                    })
-                })
-                .flatten()
+            st.maps.iter().enumerate().find_map(|(i, m)| {
+                let at = ix.info_by_input.get(&(i, name.clone()))?;
+                m.map_symbol_index.contains(&f.0).then_some((2, i, *at, 0))
+            })
         };
         (
             own.or_else(first_copy)

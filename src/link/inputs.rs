@@ -1197,7 +1197,7 @@ fn target_arch(sm: u32, suffix: Option<char>) -> SmArch {
 }
 
 /// `DIR/libNAME.a`, the DIR's trailing `/` dropped as nvlink does.
-fn library_candidate(dir: &str, name: &str) -> String {
+pub(super) fn library_candidate(dir: &str, name: &str) -> String {
     let d = dir.trim_end_matches('/');
     if d.is_empty() && !dir.is_empty() {
         format!("/lib{name}.a")

@@ -60,7 +60,7 @@ pub fn modules(opts: &LinkOptions, dir: &Path, lib_paths: &[String]) -> Result<V
     }) {
         let found = lib_paths
             .iter()
-            .map(|d| dir.join(format!("{}/lib{name}.a", d.trim_end_matches('/'))))
+            .map(|d| dir.join(super::inputs::library_candidate(d, name)))
             .find_map(|p| read_regular(&p).ok());
         if let Some(data) = found {
             out.extend(archive_modules(&data));
