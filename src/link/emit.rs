@@ -385,6 +385,17 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // EXTERNS included (inherited_externs_order_sm100).
     if mercury {
         let sm107 = crate::arch::lookup(&setup.arch).is_some_and(|p| p.sm == 107);
+        // An EXTERNS naming only symbols the classic side has is classic-only
+        // too (sm107_texture_syscall: after LANGUAGE, before ANNOTATIONS).
+        let externs_classic_only = |f: SymIdx| {
+            !st.mercury.classic_only.is_empty()
+                && st
+                    .nvinfo
+                    .iter()
+                    .filter(|n| n.live && n.function == Some(f) && n.entry.attr == code::EXTERNS)
+                    .flat_map(|n| n.entry.symbol_refs())
+                    .all(|r| st.mercury.is_classic_only(&st.symbol_name(SymIdx(r as i32))))
+        };
         for (f, entries) in per_fn.iter_mut() {
             let kernel = super::state::query::is_kernel(st, *f);
             let merc: BTreeSet<u8> = st
@@ -394,7 +405,11 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                 .filter(|n| n.live && n.function == Some(*f))
                 .map(|n| n.entry.attr)
                 .chain(super::finalize::info::KERNEL_INHERITS.into_iter().filter(|_| kernel))
-                .chain([code::EXTERNS].into_iter().filter(|_| kernel))
+                .chain(
+                    [code::EXTERNS]
+                        .into_iter()
+                        .filter(|_| kernel && !externs_classic_only(*f)),
+                )
                 .collect();
             let (mut both, mut classic_only): (Vec<_>, Vec<_>) = std::mem::take(entries)
                 .into_iter()
@@ -500,8 +515,17 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // nvlink prepends each record to its table: the last merged comes first
     // (extern_call_sm90: main's `.rela.text.k_main` 0x90…0x50 is written
     // 0x50…0x90; lib's `.debug_frame` record before main's).
+    // On sm_107 the records against symbols only the classic side has
+    // (`__cuda_syscall_bw_do_*`) follow, in the order read
+    // (sm107_texture_syscall).
+    let classic_only = |r: &&super::state::OutReloc| st.mercury.is_classic_only(&st.symbol_name(r.sym));
+    let (classic_only, relocs): (Vec<&super::state::OutReloc>, Vec<_>) = if st.mercury.classic_only.is_empty() {
+        (Vec::new(), st.relocs.iter().rev().filter(|r| r.live).collect())
+    } else {
+        st.relocs.iter().rev().filter(|r| r.live).partition(classic_only)
+    };
     let mut by_section: BTreeMap<(usize, bool), Vec<Reloc>> = BTreeMap::new();
-    for r in st.relocs.iter().rev().filter(|r| r.live) {
+    for r in relocs.into_iter().chain(classic_only.into_iter().rev()) {
         by_section.entry((r.section, r.rela)).or_default().push(Reloc {
             offset: lines.offset(r.section, r.offset),
             sym: sym_out(r.sym),
@@ -538,9 +562,14 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // layout made for a kernel, after the others in the order the banks
     // were made (jumptable_func_sm100, jumptable_two_files_sm100).
     let empty_met = |k: usize| st.empty_relas.iter().find(|e| e.0 == k).copied();
+    let twins_of_kept = if mercury {
+        super::mercury::classic_twins_of_kept(st, relocatable)
+    } else {
+        Default::default()
+    };
     if mercury {
-        for name in super::mercury::classic_twins_of_kept(st, relocatable) {
-            if let Some(k) = st.section_named(&name)
+        for name in &twins_of_kept {
+            if let Some(k) = st.section_named(name)
                 && !st.sections[k].removed
                 && (first_met.contains_key(&(k, true))
                     || empty_met(k).is_some()
@@ -599,8 +628,39 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         .filter(|((_, rela), _)| *rela)
         .map(|((sec, _), _)| *sec)
         .collect();
+    // On sm_107 a table of only records against symbols the classic side
+    // alone has (texture syscalls), for code whose Mercury twin keeps no
+    // relocation, comes after the Mercury sections (sm107_texture_syscall;
+    // the real-world convolutionTexture; dct8x8's texture kernels keep
+    // theirs in place beside a Mercury table).
+    let mut after_mercury: Vec<(Section<'static>, usize)> = Vec::new();
+    let slot_classic_only = |slot: &Slot| match slot {
+        Slot::State(i) => st.mercury.is_classic_only(&st.symbol_name(*i)),
+        _ => false,
+    };
     for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
+        if mercury
+            && !st.mercury.classic_only.is_empty()
+            && !relocs.is_empty()
+            && !twins_of_kept.contains(&target.name)
+            && relocs
+                .iter()
+                .all(|r| syms.order.get(r.sym as usize).is_some_and(slot_classic_only))
+        {
+            let mut s = section(
+                &format!(".rela{}", target.name),
+                SHT_RELA,
+                SHF_INFO_LINK,
+                8,
+                24,
+                Vec::new(),
+            );
+            s.link = symtab as u32;
+            s.relocs = relocs;
+            after_mercury.push((s, sec));
+            continue;
+        }
         let (prefix, ty, ent) = if rela {
             (".rela", SHT_RELA, 24)
         } else {
@@ -648,6 +708,13 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     for (i, sec) in pending_rel {
         sections[i].info = out_index.get(&sec).copied().unwrap_or(0) as u32;
     }
+    let after_mercury: Vec<Section<'static>> = after_mercury
+        .into_iter()
+        .map(|(mut s, sec)| {
+            s.info = out_index.get(&sec).copied().unwrap_or(0) as u32;
+            s
+        })
+        .collect();
     for (i, f) in pending_info {
         let text = st.symbol(f).and_then(|s| match s.place {
             Place::Section(k) => out_index.get(&k).copied(),
@@ -759,7 +826,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         segments,
     };
     // Mercury (sm_100+) companion sections and their own symbol table.
-    super::mercury::emit(st, &mut cubin).map_err(EmitError)?;
+    super::mercury::emit(st, &mut cubin, after_mercury).map_err(EmitError)?;
     Ok(cubin)
 }
 

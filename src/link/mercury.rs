@@ -17,10 +17,13 @@
 //!   of one is symbol i of the other (same name; section symbols name the
 //!   Mercury copy of the section, `.nv.capmerc.text.f` for `.text.f`,
 //!   `.nv.merc.nv.constant.user` for `.nv.constant3`), the Mercury table
-//!   only lacks the trailing `.nv.constant0.<kernel>` section symbols. The
+//!   only lacks the trailing `.nv.constant0.<kernel>` section symbols (and,
+//!   on sm_107, the texture syscalls after the globals). The
 //!   output's table is built the same way from the output's `.symtab`:
 //!   classic order, Mercury attributes (the input's value and size, memory
-//!   space bits and CUDA object types kept as in a relocatable link);
+//!   space bits and CUDA object types kept as in a relocatable link),
+//!   without the symbols only the classic side has (sm_107's texture
+//!   syscalls, `MercState::classic_only`);
 //! - data sections (`.nv.capmerc.text.*`, `.nv.merc.debug_frame`,
 //!   `.nv.merc.nv.constant.*`, `.nv.merc.nv.global.init`) are merged by
 //!   name like classic ones, except the code of two local functions of one
@@ -30,7 +33,9 @@
 //!   `.nv.merc.debug_frame` is not compacted;
 //! - `.nv.merc.nv.info`, `.nv.merc.nv.callgraph` and `.nv.merc.nv.prototype`
 //!   of the output equal the classic `.nv.info`, `.nv.callgraph` and
-//!   `.nv.prototype`; `.nv.merc.nv.info.<fn>` keeps the function's Mercury
+//!   `.nv.prototype`, less what names a classic-only symbol, with the
+//!   Mercury frame sizes and register counts where they differ
+//!   (`MercState::table_values`; corpus README observation 183); `.nv.merc.nv.info.<fn>` keeps the function's Mercury
 //!   records, in reverse order, with EXTERNS as in the classic table;
 //! - `.nv.merc.rela.*` records are translated through the symbol tables;
 //!   the ones against data nvlink lays out itself (constant banks, shared
@@ -66,7 +71,7 @@ use std::collections::BTreeSet;
 
 use crate::cubin::callgraph::CallGraph;
 use crate::cubin::consts::*;
-use crate::cubin::model::{Cubin, Reloc, Symbol};
+use crate::cubin::model::{Cubin, Reloc, Section, Symbol};
 use crate::cubin::nvinfo::{Block, Entry, NvInfo, Value, code};
 use crate::cubin::prototype::Prototypes;
 
@@ -166,9 +171,12 @@ pub fn classic_twins_of_kept(st: &LinkState, relocatable: bool) -> BTreeSet<Stri
 }
 
 /// Adds the Mercury sections and `.nv.merc.symtab` to the output model.
-pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
+/// `after`: classic sections nvlink writes after the Mercury ones (see
+/// `emit`).
+pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>) -> Result<(), String> {
     let m = &st.mercury;
     if m.is_empty() {
+        c.sections.extend(after);
         return Ok(());
     }
     let relocatable = c.header.e_type == ET_REL;
@@ -431,7 +439,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         }
     }
 
-    // The symbol table, parallel to .symtab.
+    // The symbol table, parallel to .symtab but for the classic-only symbols.
     let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u32);
     let mut merc_syms: Vec<Symbol> = vec![c.symbols.first().cloned().unwrap_or(Symbol {
         name: String::new(),
@@ -466,6 +474,8 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                 shndx: idx,
                 ..s
             }
+        } else if m.is_classic_only(&s.name) {
+            continue;
         } else {
             merc_symbol(st, c, &s, state_of.get(k).copied().flatten(), &out_of, relocatable)
         };
@@ -504,9 +514,20 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         let Some((_, cs)) = c.section_by_name(&x.classic) else {
             continue;
         };
+        // What names a classic-only symbol is left out (its index maps to 0).
+        let gone = |r: u32| r != 0 && to_merc(r) == 0;
         let data = match x.classic.as_str() {
             ".nv.info" => NvInfo::decode(&cs.data).ok().map(|mut n| {
+                n.entries.retain(|e| !e.symbol_refs().into_iter().any(gone));
                 for e in &mut n.entries {
+                    // Frame sizes, register counts and stack sizes are the
+                    // Mercury code's (`MercState::table_values`).
+                    let merc_value = |f: SymIdx| m.table_values.get(&(e.attr, f));
+                    if let Some(Block::SymValue { sym, .. }) = e.block()
+                        && let Some(&v) = state_of.get(*sym as usize).copied().flatten().and_then(merc_value)
+                    {
+                        e.value = Value::Block(Block::SymValue { sym: *sym, value: v });
+                    }
                     for r in e.symbol_refs_mut() {
                         *r = to_merc(*r);
                     }
@@ -514,10 +535,13 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                 n.encode()
             }),
             ".nv.callgraph" => CallGraph::decode(&cs.data).ok().map(|mut g| {
+                g.records
+                    .retain(|r| !r.clone().symbol_refs_mut().into_iter().any(|x| gone(*x)));
                 g.map_symbols(&mut |x| to_merc(x));
                 g.encode()
             }),
             ".nv.prototype" => Prototypes::decode(&cs.data).ok().map(|mut p| {
+                p.records.retain(|r| !gone(r.sym));
                 p.map_symbols(&mut |x| to_merc(x));
                 p.encode()
             }),
@@ -525,6 +549,18 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         };
         c.sections[i].data = data.unwrap_or_else(|| cs.data.to_vec()).into();
     }
+    // A classic EXTERNS record in Mercury indices, without the classic-only
+    // names; none when nothing is left.
+    let merc_externs = |e: &Entry| -> Option<Entry> {
+        let Value::Block(Block::Symbols { syms }) = &e.value else {
+            return None;
+        };
+        let syms: Vec<u32> = syms.iter().map(|&r| to_merc(r)).filter(|&r| r != 0).collect();
+        (!syms.is_empty()).then_some(Entry {
+            attr: e.attr,
+            value: Value::Block(Block::Symbols { syms }),
+        })
+    };
     // Per-function tables: the function's Mercury records, last read first,
     // with EXTERNS as the classic table has it.
     for (i, f) in per_fn {
@@ -567,11 +603,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
                     && !externs_done
                     && !externs_last
                 {
-                    let mut e = e.clone();
-                    for r in e.symbol_refs_mut() {
-                        *r = to_merc(*r);
-                    }
-                    entries.push(e);
+                    entries.extend(merc_externs(e));
                     externs_done = true;
                 }
                 continue;
@@ -599,11 +631,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         for e in &classic {
             if e.attr == code::EXTERNS {
                 if !externs_done && let Value::Block(Block::Symbols { .. }) = &e.value {
-                    let mut e = e.clone();
-                    for r in e.symbol_refs_mut() {
-                        *r = to_merc(*r);
-                    }
-                    tail.push(e);
+                    tail.extend(merc_externs(e));
                     externs_done = true;
                 }
                 continue;
@@ -720,6 +748,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>) -> Result<(), String> {
         }
     }
     c.merc_symbols = merc_syms;
+    c.sections.extend(after);
     string_tables(st, c);
     Ok(())
 }

@@ -121,6 +121,19 @@ pub fn start_input(st: &mut LinkState, v: &MergeView<'_>) {
         section_map: vec![None; v.cubin.sections.len()],
         is_merc: v.cubin.sections.iter().map(is_mercury).collect(),
     };
+    if !v.cubin.merc_symbols.is_empty() {
+        let merc: foldhash::HashSet<&str> = v.cubin.merc_symbols.iter().map(|s| s.name.as_str()).collect();
+        for s in &v.cubin.symbols {
+            if s.sym_type != STT_SECTION
+                && !s.name.is_empty()
+                && !merc.contains(s.name.as_str())
+                && !m.inputs.iter().any(|i| i.symbols.iter().any(|y| y.name == s.name))
+            {
+                m.classic_only.insert(s.name.clone());
+            }
+        }
+        m.classic_only.retain(|n| !merc.contains(n.as_str()));
+    }
     for (i, ms) in v.cubin.merc_symbols.iter().enumerate() {
         let Some(cs) = v.cubin.symbols.get(i) else { break };
         if ms.sym_type != STT_SECTION || cs.sym_type != STT_SECTION {
@@ -200,11 +213,14 @@ pub fn merge_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut V
         SHT_CUDA_MERC_SYMTAB => ev.push(skipped(
             v,
             j,
-            "rebuilt for the output, parallel to .symtab (symbols are mapped through it)",
+            "rebuilt for the output from .symtab (symbols are mapped through it)",
         )),
         SHT_CUDA_MERC_RELA => relocations(st, v, j, ev),
         SHT_CUDA_MERC_INFO if s.name != ".nv.merc.nv.info" => nvinfo(st, v, j, ev),
         SHT_CUDA_MERC_INFO | SHT_CUDA_MERC_CALLGRAPH | SHT_CUDA_MERC_PROTOTYPE => {
+            if s.sh_type == SHT_CUDA_MERC_INFO {
+                module_values(st, v, j);
+            }
             let classic = s.name.replacen(".nv.merc", "", 1);
             if !st.mercury.copies.iter().any(|c| c.name == s.name) {
                 st.mercury.copies.push(MercCopy {
@@ -224,6 +240,24 @@ pub fn merge_section(st: &mut LinkState, v: &MergeView<'_>, j: usize, ev: &mut V
         }
         _ => {
             ensure_section(st, v, j, ev);
+        }
+    }
+}
+
+/// Records the functions' EIATTR_FRAME_SIZE and EIATTR_REGCOUNT in the
+/// input's module-level `.nv.merc.nv.info` (`MercState::input_values`).
+fn module_values(st: &mut LinkState, v: &MergeView<'_>, j: usize) {
+    let Ok(info) = nvinfo::decode(&v.cubin.sections[j].data) else {
+        return;
+    };
+    for e in &info.entries {
+        if matches!(e.attr, nvinfo::code::FRAME_SIZE | nvinfo::code::REGCOUNT)
+            && let Some(nvinfo::Block::SymValue { sym, value }) = e.block()
+            && let Some(f) = v.translate(st, *sym)
+            && st.symbol(f).is_some_and(|s| s.input == v.input)
+        {
+            // The definition kept (a weak function's winning copy).
+            st.mercury.input_values.insert((e.attr, f), *value);
         }
     }
 }

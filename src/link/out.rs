@@ -246,13 +246,18 @@ pub fn symbol_order(st: &LinkState) -> SymbolOrder {
             }
         }
     }
-    let mut globals: Vec<(SymIdx, (usize, bool, usize, usize))> = st
+    // On sm_107 the symbols only the classic side has (`__cuda_syscall_bw_do_*`)
+    // come after all the others (sm107_texture_syscall).
+    // (classic only, input, not a function, index in the input, creation).
+    type GlobalKey = (bool, usize, bool, usize, usize);
+    let mut globals: Vec<(SymIdx, GlobalKey)> = st
         .all_symbols()
         .enumerate()
         .filter(|(_, (i, s))| i.0 < 0 && !s.removed)
         .map(|(n, (i, s))| {
             let (input, j) = first_seen.get(&i).copied().unwrap_or((usize::MAX, usize::MAX));
-            (i, (input, s.sym_type != STT_FUNC, j, n))
+            let classic_only = st.mercury.is_classic_only(&s.name);
+            (i, (classic_only, input, s.sym_type != STT_FUNC, j, n))
         })
         .collect();
     globals.sort_by_key(|(_, k)| *k);

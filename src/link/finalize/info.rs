@@ -21,6 +21,7 @@
 //! A relocatable link (`-r`) only reverses the lists and filters EXTERNS.
 
 use foldhash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use crate::cubin::nvinfo::{Block, Entry, Value, code};
 
@@ -107,6 +108,81 @@ pub fn kernel_props(st: &LinkState, g: &Graph, values: &ModuleValues, k: SymIdx)
         regs_from: from,
         stack: g.stack(k, &frame),
         frame: frame(k),
+    }
+}
+
+/// Where the output's `.nv.merc.nv.info` differs from `.nv.info`
+/// (`MercState::table_values`): the Mercury frame sizes and register
+/// counts the inputs give, and each kernel's register count and minimum
+/// stack size counted with them (sm107_texture_syscall: stack 0, classic
+/// 0x58); a relocatable link, the inputs' values only.
+pub fn mercury_values(
+    st: &LinkState,
+    g: &Graph,
+    values: &ModuleValues,
+    kernels: &[KernelProps],
+    relocatable: bool,
+) -> BTreeMap<(u8, SymIdx), u32> {
+    let input = &st.mercury.input_values;
+    let classic = |attr: u8, f: &SymIdx| match attr {
+        code::FRAME_SIZE => values.frames.get(f),
+        _ => values.regs.get(f),
+    };
+    let mut out: BTreeMap<(u8, SymIdx), u32> = input
+        .iter()
+        .filter(|((attr, f), v)| classic(*attr, f) != Some(*v))
+        .map(|(&k, &v)| (k, v))
+        .collect();
+    if out.is_empty() || relocatable {
+        return out;
+    }
+    let value = |attr: u8, f: SymIdx| input.get(&(attr, f)).or_else(|| classic(attr, &f)).copied();
+    let frame = |f: SymIdx| value(code::FRAME_SIZE, f).unwrap_or(0) as u64;
+    for k in kernels {
+        let regs = std::iter::once(k.kernel)
+            .chain(g.reachable(k.kernel))
+            .filter_map(|f| value(code::REGCOUNT, f))
+            .max()
+            .unwrap_or(0);
+        out.remove(&(code::REGCOUNT, k.kernel));
+        if regs != k.regs {
+            out.insert((code::REGCOUNT, k.kernel), regs);
+        }
+        if let (Some(classic), Some(merc)) = (k.stack, g.stack(k.kernel, &frame))
+            && merc != classic
+        {
+            out.insert((code::MIN_STACK_SIZE, k.kernel), merc.min(UNKNOWN_STACK as u64) as u32);
+        }
+    }
+    out
+}
+
+/// On sm_107, when the Mercury call graph has calls, a kernel that calls
+/// nothing but symbols only the classic side has (texture syscalls) keeps
+/// the Mercury frame size as its classic minimum stack size too; a kernel
+/// with other callees sums the classic frames, and so does every kernel
+/// when the Mercury graph has no call (sm107_texture_syscall, and the
+/// real-world samples: dct8x8's texture kernels 0 where their classic frame
+/// is 0x58, convolutionTexture's 0x58).
+pub fn classic_leaf_stacks(st: &LinkState, g: &Graph, kernels: &mut [KernelProps]) {
+    if st.mercury.classic_only.is_empty() {
+        return;
+    }
+    let merc_callees = |f: SymIdx| {
+        g.successors(f)
+            .into_iter()
+            .filter(|&c| !st.mercury.is_classic_only(&st.symbol_name(c)))
+            .count()
+    };
+    if g.funcs.iter().all(|&f| merc_callees(f) == 0) {
+        return;
+    }
+    for k in kernels.iter_mut().filter(|k| k.stack.is_some()) {
+        if merc_callees(k.kernel) == 0
+            && let Some(&v) = st.mercury.input_values.get(&(code::FRAME_SIZE, k.kernel))
+        {
+            k.stack = Some(v as u64);
+        }
     }
 }
 

@@ -151,6 +151,11 @@ impl Finalize {
                 None => Stage::NvInfo,
             },
             Stage::NvInfo => {
+                st.mercury.table_values =
+                    info::mercury_values(st, &self.graph, &self.values, &self.props, setup.relocatable);
+                if !setup.relocatable {
+                    info::classic_leaf_stacks(st, &self.graph, &mut self.props);
+                }
                 info::rewrite(st, &self.graph, &self.props, setup.relocatable);
                 // -preserve-relocs: a kernel dead-code elimination kept
                 // although dead has no minimum stack size

@@ -80,6 +80,13 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
             .unwrap_or(0)
     };
     let mut lists: [BTreeMap<(usize, usize), Vec<OutCallEdge>>; 4] = Default::default();
+    // On sm_107 the calls of symbols only the classic side has
+    // (`__cuda_syscall_bw_do_*`) open the list, all callers' in the order
+    // read (sm107_texture_syscall).
+    let mut classic_only = Vec::new();
+    let is_classic_only = |callee: u32| {
+        !st.mercury.classic_only.is_empty() && st.mercury.is_classic_only(&st.symbol_name(SymIdx(callee as i32)))
+    };
     let mut calls_seen = HashSet::default();
     let mut taken_seen = HashSet::default();
     for e in st.callgraph.iter().filter(|e| e.live) {
@@ -99,6 +106,10 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
         let (list, key) = match e.record {
             Record::Call { caller, callee } => {
                 if !calls_seen.insert((caller, callee)) {
+                    continue;
+                }
+                if is_classic_only(callee) {
+                    classic_only.push(e);
                     continue;
                 }
                 (0, caller)
@@ -124,12 +135,15 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
         callgraph::MARKER_INDIRECT_CALLS,
         callgraph::MARKER_ADDRESS_REFS,
     ];
-    for (list, marker) in lists.into_iter().zip(markers) {
+    for (n, (list, marker)) in lists.into_iter().zip(markers).enumerate() {
         out.push(OutCallEdge {
             record: Record::Marker { marker },
             input: 0,
             live: true,
         });
+        if n == 0 {
+            out.append(&mut classic_only);
+        }
         for (_, group) in list {
             out.extend(group.into_iter().rev());
         }

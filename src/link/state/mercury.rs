@@ -3,7 +3,7 @@
 //! (`link::mercury_merge`) and emit writes (`link::mercury`), with the
 //! section flags and relocation types that name them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -144,9 +144,31 @@ pub struct MercState {
     /// Mercury st_info type and st_other a symbol keeps where the classic
     /// table drops them (a `-g` shared variable: CUDA_OBJECT, 0x40).
     pub kinds: BTreeMap<SymIdx, (u8, u8)>,
+    /// Names only the classic side has: symbols an input lists in its
+    /// `.symtab` and no input in its `.nv.merc.symtab` (sm_107's
+    /// `__cuda_syscall_bw_do_*`, which its finalizer calls for texture and
+    /// surface instructions the Mercury code does natively). The output's
+    /// Mercury tables leave them out and its classic tables list what
+    /// names them after the rest (sm107_texture_syscall).
+    pub classic_only: BTreeSet<String>,
+    /// EIATTR_FRAME_SIZE and EIATTR_REGCOUNT per function (attribute,
+    /// function) in the inputs' `.nv.merc.nv.info` (sm_107 texture
+    /// kernels: frame 0, where the classic table has the 0x58 the syscall
+    /// needs; a surface-write kernel's 10 registers against 24).
+    pub input_values: BTreeMap<(u8, SymIdx), u32>,
+    /// What the output's `.nv.merc.nv.info` says where it differs from
+    /// `.nv.info`: those values, and the kernels' EIATTR_REGCOUNT and
+    /// EIATTR_MIN_STACK_SIZE counted with them
+    /// (`finalize::info::mercury_values`).
+    pub table_values: BTreeMap<(u8, SymIdx), u32>,
 }
 
 impl MercState {
+    /// Whether state symbol name `name` exists only on the classic side.
+    pub fn is_classic_only(&self, name: &str) -> bool {
+        !self.classic_only.is_empty() && self.classic_only.contains(name)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.inputs.iter().all(|i| i.symbols.is_empty()) && self.sections.is_empty() && self.copies.is_empty()
     }
