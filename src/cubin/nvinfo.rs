@@ -107,8 +107,18 @@ pub mod code {
     pub const NUM_BARRIERS: u8 = 0x4c;
     pub const TEXMODE_INDEPENDENT: u8 = 0x4d;
     pub const AT_ENTRY_FRAGMENTS: u8 = 0x4f;
+    /// EIATTR_VRC_CTA_INIT_COUNT (74, a byte): 0x80 in functions that use
+    /// `tcgen05` instructions.
+    pub const VRC_CTA_INIT_COUNT: u8 = 0x4a;
     pub const SPARSE_MMA_MASK: u8 = 0x50;
+    /// EIATTR_TCGEN05_1CTA_USED (81) and _2CTA_USED (82): the function uses
+    /// `tcgen05` instructions of one CTA or of a CTA pair (no value).
+    pub const TCGEN05_1CTA_USED: u8 = 0x51;
+    pub const TCGEN05_2CTA_USED: u8 = 0x52;
     pub const ANNOTATIONS: u8 = 0x55;
+    /// EIATTR_CLUSTER_LAUNCH_CONTROL_USED (98): the function uses
+    /// `clusterlaunchcontrol` instructions (no value).
+    pub const CLUSTER_LAUNCH_CONTROL_USED: u8 = 0x62;
     /// Module-level: the code was built to make errors visible at exit (`-G`).
     pub const GEN_ERRBAR_AT_EXIT: u8 = 0x53;
     pub const STUB_FUNCTION_KIND: u8 = 0x58;

@@ -1306,6 +1306,12 @@ impl FileId {
     }
 }
 
+/// Whether `origin` (an [`Origin`] as displayed, `InputRecord::origin`) is
+/// PTX culdb compiled at link time.
+pub fn is_jit_origin(origin: &str) -> bool {
+    origin.starts_with("PTX in ") && origin.contains(" compiled by ptxas for ")
+}
+
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

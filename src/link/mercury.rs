@@ -594,8 +594,14 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
         };
         let mut entries: Vec<Entry> = Vec::new();
         let mut externs_done = false;
+        let kernel = is_kernel(st, f);
         for n in m.nvinfo.iter().rev() {
             if !n.live || n.function != Some(f) || Some(n.input) != def_input {
+                continue;
+            }
+            // Entry fragments move to the kernels, as in the classic table
+            // (`finalize::info`; tcgen05_callee_sm100a).
+            if n.entry.attr == code::AT_ENTRY_FRAGMENTS && !kernel && !relocatable {
                 continue;
             }
             if n.entry.attr == code::EXTERNS {
@@ -626,7 +632,6 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
         // the classic value in place, or comes after the kernel's own
         // records in the classic table's order, with the EXTERNS made afresh
         // (grid_attributes_sm100; recursion_stack_sm100: `k_rec`).
-        let kernel = is_kernel(st, f);
         let mut tail: Vec<Entry> = Vec::new();
         for e in &classic {
             if e.attr == code::EXTERNS {

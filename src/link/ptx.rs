@@ -35,7 +35,10 @@ const JIT_CUBIN: &str = "culdb-jit.cubin";
 /// external ptxas records the files [`run`] gave it; this rewrites those
 /// entries of an input's `.note.nv.tkinfo` bytes as nvlink's ptxas writes
 /// them, and leaves every other entry (and bytes it cannot read) as it is.
-pub fn as_nvlink_records(note: &[u8]) -> Vec<u8> {
+/// `jit`: the note is that of a cubin culdb compiled from PTX, whose ptxas
+/// records (on sm_100+ without file names) drop a family suffix as
+/// nvlink's do (see [`without_family_suffix`]).
+pub fn as_nvlink_records(note: &[u8], jit: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(note.len());
     let mut at = 0;
     let word = |i: usize| {
@@ -55,7 +58,7 @@ pub fn as_nvlink_records(note: &[u8]) -> Vec<u8> {
         if end > note.len() {
             break;
         }
-        match jit_record(desc) {
+        match jit_record(desc, jit) {
             Some(new) => {
                 out.extend_from_slice(&note[at..at + 4]);
                 out.extend_from_slice(&(new.len() as u32).to_le_bytes());
@@ -73,8 +76,9 @@ pub fn as_nvlink_records(note: &[u8]) -> Vec<u8> {
 
 /// One tkinfo descriptor (u16 version, u16, u32 object offset, four string
 /// offsets: tool, version, branch, options; then the strings) rewritten
-/// when it names [`JIT_CUBIN`].
-fn jit_record(desc: &[u8]) -> Option<Vec<u8>> {
+/// when it names [`JIT_CUBIN`], or is a ptxas record of a `jit` cubin
+/// that names no file.
+fn jit_record(desc: &[u8], jit: bool) -> Option<Vec<u8>> {
     let head = desc.get(..24)?;
     let pool = &desc[24..];
     let string = |off: usize| -> Option<&[u8]> {
@@ -82,15 +86,23 @@ fn jit_record(desc: &[u8]) -> Option<Vec<u8>> {
         Some(&s[..s.iter().position(|&b| b == 0)?])
     };
     let offset = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]) as usize;
-    if string(offset(4))? != JIT_CUBIN.as_bytes() {
+    let object = string(offset(4))?;
+    let named = object == JIT_CUBIN.as_bytes();
+    let unnamed_jit = jit && object.is_empty() && string(offset(8))? == b"ptxas";
+    if !(named || unnamed_jit) {
         return None;
     }
     let args = String::from_utf8_lossy(string(offset(20))?).into_owned();
     let args = args
         .replacen(&format!("{JIT_PTX} "), "", 1)
         .replacen(&format!("-o {JIT_CUBIN} "), "", 1);
+    let args = without_family_suffix(&args);
+    if !named && args.as_bytes() == string(offset(20))? {
+        // Nothing to rewrite: the record stays byte for byte.
+        return None;
+    }
     let strings: [&[u8]; 5] = [
-        b"elf.o",
+        if named { b"elf.o" } else { object },
         string(offset(8))?,
         string(offset(12))?,
         string(offset(16))?,
@@ -109,6 +121,24 @@ fn jit_record(desc: &[u8]) -> Option<Vec<u8>> {
     }
     d.extend_from_slice(&blob);
     Some(d)
+}
+
+/// nvlink's ptxas records a family target without its suffix: PTX compiled
+/// for `--arch=sm_100f` says `-arch sm_100` (sm_103f, sm_110f, sm_120f
+/// alike; `sm_100a` keeps its suffix). Found by the eleventh sweep; the
+/// code is the same.
+fn without_family_suffix(args: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut after_arch = false;
+    for w in args.split(' ') {
+        let family = after_arch
+            && w.strip_prefix("sm_")
+                .and_then(|n| n.strip_suffix('f'))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        out.push(if family { &w[..w.len() - 1] } else { w });
+        after_arch = w == "-arch";
+    }
+    out.join(" ")
 }
 
 /// A successful compile.
@@ -253,10 +283,18 @@ mod tests {
             "-no-bb-merge  -ret-end  -g  -arch sm_86 -m 64 -c  ",
         ]);
         let note = [other.clone(), jit].concat();
-        assert_eq!(as_nvlink_records(&note), [other.clone(), want].concat());
+        assert_eq!(as_nvlink_records(&note, true), [other.clone(), want].concat());
         // Entries of other tools, and bytes that do not parse, stay as they are.
-        assert_eq!(as_nvlink_records(&other), other);
-        assert_eq!(as_nvlink_records(&other[..30]), other[..30].to_vec());
+        assert_eq!(as_nvlink_records(&other, true), other);
+        assert_eq!(as_nvlink_records(&other[..30], true), other[..30].to_vec());
+        // sm_100+ records name no file; a family target loses its suffix
+        // in a JIT cubin's record only (jit_family_target_sm100f).
+        let family = tk_entry(["", "ptxas", v, br, "-arch sm_100f -m 64 -c  "]);
+        let plain = tk_entry(["", "ptxas", v, br, "-arch sm_100 -m 64 -c  "]);
+        assert_eq!(as_nvlink_records(&family, true), plain);
+        assert_eq!(as_nvlink_records(&family, false), family);
+        let accelerated = tk_entry(["", "ptxas", v, br, "-arch sm_100a -m 64 -c  "]);
+        assert_eq!(as_nvlink_records(&accelerated, true), accelerated);
     }
 
     #[test]

@@ -242,8 +242,22 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         code::EXTERNS,
         code::CTAIDZ_USED,
         code::RESERVED_SMEM_USED,
+        code::TCGEN05_1CTA_USED,
+        code::TCGEN05_2CTA_USED,
+        code::CLUSTER_LAUNCH_CONTROL_USED,
+        code::AT_ENTRY_FRAGMENTS,
         code::GRID_ATTRIBUTES,
     ];
+    let fragments: Vec<(SymIdx, Entry)> = old
+        .iter()
+        .filter(|n| n.live && n.entry.attr == code::AT_ENTRY_FRAGMENTS)
+        .filter_map(|n| Some((n.function?, n.entry.clone())))
+        .collect();
+    let vrc: Vec<(SymIdx, u8, u32)> = old
+        .iter()
+        .filter(|n| n.live && n.entry.attr == code::VRC_CTA_INIT_COUNT)
+        .filter_map(|n| Some((n.function?, n.entry.attr, n.entry.scalar()?)))
+        .collect();
     let givers: Vec<(SymIdx, u8)> = old
         .iter()
         .filter(|n| n.live && inherited.contains(&n.entry.attr))
@@ -302,8 +316,15 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         out.push(n);
     }
     if !relocatable {
-        let (grid, counts): (Vec<u8>, Vec<u8>) = KERNEL_INHERITS.into_iter().partition(|&a| a == code::GRID_ATTRIBUTES);
+        let (grid, counts): (Vec<u8>, Vec<u8>) = KERNEL_INHERITS
+            .into_iter()
+            .filter(|&a| a != code::AT_ENTRY_FRAGMENTS && a != code::VRC_CTA_INIT_COUNT)
+            .partition(|&a| a == code::GRID_ATTRIBUTES);
         propagate_barriers(st, g, kernels, &barriers, &counts, &mut out);
+        move_entry_fragments(st, g, kernels, &fragments, &mut out);
+        if kernels.len() > 1 {
+            propagate_barriers(st, g, kernels, &vrc, &[code::VRC_CTA_INIT_COUNT], &mut out);
+        }
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
             let own = out.find(Some(k.kernel), code::EXTERNS);
@@ -425,18 +446,31 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
 /// simpleCooperativeGroups and matrixMul_nvrtc with -G; experiments on
 /// sm_80 with all four). With several kernels `order_inherited` puts them
 /// in their givers' reading order instead.
-pub const KERNEL_INHERITS: [u8; 5] = [
+pub const KERNEL_INHERITS: [u8; 10] = [
     code::CTAIDZ_USED,
     code::RESERVED_SMEM_USED,
+    code::TCGEN05_1CTA_USED,
+    code::TCGEN05_2CTA_USED,
+    code::CLUSTER_LAUNCH_CONTROL_USED,
+    code::AT_ENTRY_FRAGMENTS,
+    code::VRC_CTA_INIT_COUNT,
     code::NUM_BARRIERS,
     code::NUM_MBARRIERS,
     code::GRID_ATTRIBUTES,
 ];
 
 /// Valueless attributes a kernel inherits from the functions it may call:
-/// EIATTR_CTAIDZ_USED (ctaidz_callee_sm80) and EIATTR_RESERVED_SMEM_USED
-/// (the real-world sample matrixMul_nvrtc with -G).
-const FLAGS: [u8; 2] = [code::CTAIDZ_USED, code::RESERVED_SMEM_USED];
+/// EIATTR_CTAIDZ_USED (ctaidz_callee_sm80), EIATTR_RESERVED_SMEM_USED
+/// (the real-world sample matrixMul_nvrtc with -G), and on sm_100+
+/// EIATTR_TCGEN05_1CTA_USED, _2CTA_USED and CLUSTER_LAUNCH_CONTROL_USED
+/// (tcgen05_callee_sm100a, clc_callee_sm100).
+const FLAGS: [u8; 5] = [
+    code::CTAIDZ_USED,
+    code::RESERVED_SMEM_USED,
+    code::TCGEN05_1CTA_USED,
+    code::TCGEN05_2CTA_USED,
+    code::CLUSTER_LAUNCH_CONTROL_USED,
+];
 
 /// EIATTR_NUM_BARRIERS (the largest) and EIATTR_NUM_MBARRIERS (the sum, each
 /// function once, 0xffff when one of them has 0xffff) over a kernel and the
@@ -494,6 +528,13 @@ fn propagate_barriers(
                     continue;
                 }
                 Entry::bval(attr, 1)
+            } else if attr == code::VRC_CTA_INIT_COUNT {
+                // The largest, in the kernel's own record (tcgen05_callee_sm100a:
+                // 0x80 from a `tcgen05` callee, with two kernels in the output).
+                match (values.max(), out.find(Some(k.kernel), attr)) {
+                    (Some(v), Some(_)) => Entry::bval(attr, v as u8),
+                    _ => continue,
+                }
             } else if attr == code::NUM_BARRIERS {
                 match values.max() {
                     Some(v) => Entry::bval(attr, v as u8),
@@ -531,6 +572,59 @@ fn propagate_barriers(
                     live: true,
                 }),
             }
+        }
+    }
+}
+
+/// EIATTR_AT_ENTRY_FRAGMENTS (sm_100+: the code `tcgen05.alloc` needs run
+/// at kernel entry) moves to the kernels: each kernel gets the fragments of
+/// the functions it may call (every function when the output has one
+/// kernel), and other functions lose theirs (tcgen05_callee_sm100a).
+fn move_entry_fragments(
+    st: &LinkState,
+    g: &Graph,
+    kernels: &[KernelProps],
+    fragments: &[(SymIdx, Entry)],
+    out: &mut Records,
+) {
+    if fragments.is_empty() {
+        return;
+    }
+    for k in kernels {
+        let counted: HashSet<SymIdx> = if kernels.len() == 1 {
+            g.funcs.iter().copied().filter(|&f| graph::present(st, f)).collect()
+        } else {
+            std::iter::once(k.kernel).chain(g.reachable(k.kernel)).collect()
+        };
+        let mut words: Vec<u32> = Vec::new();
+        for (_, e) in fragments.iter().filter(|(f, _)| counted.contains(f)) {
+            if let Value::Block(Block::Words { words: w }) = &e.value {
+                for &x in w {
+                    if !words.contains(&x) {
+                        words.push(x);
+                    }
+                }
+            }
+        }
+        if words.is_empty() {
+            continue;
+        }
+        let entry = Entry::sval_words(code::AT_ENTRY_FRAGMENTS, &words);
+        match out.find(Some(k.kernel), code::AT_ENTRY_FRAGMENTS) {
+            Some(i) => out.list[i].entry = entry,
+            None => out.push(OutNvInfo {
+                function: Some(k.kernel),
+                entry,
+                input: st.symbol(k.kernel).map(|s| s.input).unwrap_or(0),
+                live: true,
+            }),
+        }
+    }
+    let is_kernel: HashSet<SymIdx> = kernels.iter().map(|k| k.kernel).collect();
+    for i in 0..out.list.len() {
+        let n = &out.list[i];
+        if n.entry.attr == code::AT_ENTRY_FRAGMENTS && n.function.is_some_and(|f| !is_kernel.contains(&f)) {
+            out.drop_at(i);
         }
     }
 }

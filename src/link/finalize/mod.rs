@@ -304,6 +304,27 @@ impl Finalize {
                 }
             }
         }
+        // A kernel that may reach `tcgen05` code of one CTA and of a CTA
+        // pair fails the link, each such kernel in the `-v` order; nvlink
+        // says it twice when the output has one kernel (tcgen05_mixed_cta_sm100a:
+        // measured with one and with two such kernels).
+        let repeat = if self.props.len() == 1 { 2 } else { 1 };
+        for p in self.props.iter().rev() {
+            use crate::cubin::nvinfo::code::{TCGEN05_1CTA_USED, TCGEN05_2CTA_USED};
+            let has = |attr: u8| {
+                st.nvinfo
+                    .iter()
+                    .any(|n| n.live && n.function == Some(p.kernel) && n.entry.attr == attr)
+            };
+            if has(TCGEN05_1CTA_USED) && has(TCGEN05_2CTA_USED) {
+                for _ in 0..repeat {
+                    out.push(Diagnostic::error(format!(
+                        "Function '{}' uses single CTA(.cta_group::1) and CTA pair granularity(.cta_group::2) and that is not allowed.",
+                        st.symbol_name(p.kernel)
+                    )));
+                }
+            }
+        }
         // A kernel limited to fewer registers (EIATTR_MAXREG_COUNT, from
         // `__launch_bounds__`) than a function it calls uses fails the link
         // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`),

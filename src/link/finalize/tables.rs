@@ -387,7 +387,8 @@ pub fn tkinfo(st: &LinkState, args: &str, object: &str) -> OutNote {
     let inputs = if st.relocatable { 0 } else { st.inputs.len() };
     for i in 0..inputs {
         if let Some((d, f, _, _)) = input_note(st, i, ".note.nv.tkinfo") {
-            data.extend_from_slice(&crate::link::ptx::as_nvlink_records(&d));
+            let jit = crate::link::inputs::is_jit_origin(&st.inputs[i].origin);
+            data.extend_from_slice(&crate::link::ptx::as_nvlink_records(&d, jit));
             flags = f;
         }
     }
