@@ -641,6 +641,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     for ((sec, rela), relocs) in by_section {
         let target = &st.sections[sec];
         if mercury
+            && rela
             && !st.mercury.classic_only.is_empty()
             && !relocs.is_empty()
             && !twins_of_kept.contains(&target.name)

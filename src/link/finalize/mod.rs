@@ -305,12 +305,28 @@ impl Finalize {
             }
         }
         // A kernel that may reach `tcgen05` code of one CTA and of a CTA
-        // pair fails the link, each such kernel in the `-v` order; nvlink
-        // says it twice when the output has one kernel (tcgen05_mixed_cta_sm100a:
-        // measured with one and with two such kernels).
-        let repeat = if self.props.len() == 1 { 2 } else { 1 };
+        // pair fails the link, each such kernel in the `-v` order, once;
+        // when the output has one kernel, once per other function using
+        // `tcgen05` (err_tcgen05_mixed_cta_sm100a: two callees, twice;
+        // measured: the kernel's own `::1` and one callee's `::2`, once;
+        // two and three kernels, once each).
+        use crate::cubin::nvinfo::code::{TCGEN05_1CTA_USED, TCGEN05_2CTA_USED};
+        let uses_tcgen05 = |f: SymIdx| {
+            st.nvinfo.iter().any(|n| {
+                n.live && n.function == Some(f) && matches!(n.entry.attr, TCGEN05_1CTA_USED | TCGEN05_2CTA_USED)
+            })
+        };
+        let repeat = match self.props.as_slice() {
+            [only] => self
+                .graph
+                .funcs
+                .iter()
+                .filter(|&&f| f != only.kernel && graph::present(st, f) && uses_tcgen05(f))
+                .count()
+                .max(1),
+            _ => 1,
+        };
         for p in self.props.iter().rev() {
-            use crate::cubin::nvinfo::code::{TCGEN05_1CTA_USED, TCGEN05_2CTA_USED};
             let has = |attr: u8| {
                 st.nvinfo
                     .iter()
