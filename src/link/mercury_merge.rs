@@ -116,6 +116,7 @@ pub fn start_input(st: &mut LinkState, v: &MergeView<'_>) {
     if m.inputs.len() <= v.input {
         m.inputs.resize(v.input + 1, MercInput::default());
     }
+    m.has_symbols |= !v.cubin.merc_symbols.is_empty();
     m.inputs[v.input] = MercInput {
         symbols: v.cubin.merc_symbols.clone(),
         section_map: vec![None; v.cubin.sections.len()],

@@ -493,6 +493,15 @@ fn propagate_barriers(
     out: &mut Records,
 ) {
     let everything: Vec<SymIdx> = g.funcs.iter().copied().filter(|&f| graph::present(st, f)).collect();
+    // Each function's values of the attributes asked for, read once (every
+    // result below is a count, maximum, sum or OR: order does not matter).
+    let mut of: HashMap<(SymIdx, u8), Vec<u32>> = HashMap::default();
+    for &(f, a, v) in barriers.iter().filter(|(_, a, _)| attrs.contains(a)) {
+        of.entry((f, a)).or_default().push(v);
+    }
+    if of.is_empty() {
+        return;
+    }
     for k in kernels {
         let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
         let counted: HashSet<SymIdx> = if kernels.len() == 1 {
@@ -501,10 +510,7 @@ fn propagate_barriers(
             std::iter::once(k.kernel).chain(g.reachable(k.kernel)).collect()
         };
         for &attr in attrs {
-            let values = barriers
-                .iter()
-                .filter(|(f, a, _)| *a == attr && counted.contains(f))
-                .map(|(_, _, v)| *v);
+            let values = counted.iter().filter_map(|&f| of.get(&(f, attr))).flatten().copied();
             let entry = if FLAGS.contains(&attr) {
                 if values.count() == 0 {
                     continue;

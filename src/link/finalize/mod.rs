@@ -311,11 +311,15 @@ impl Finalize {
         // measured: the kernel's own `::1` and one callee's `::2`, once;
         // two and three kernels, once each).
         use crate::cubin::nvinfo::code::{TCGEN05_1CTA_USED, TCGEN05_2CTA_USED};
-        let uses_tcgen05 = |f: SymIdx| {
-            st.nvinfo.iter().any(|n| {
-                n.live && n.function == Some(f) && matches!(n.entry.attr, TCGEN05_1CTA_USED | TCGEN05_2CTA_USED)
-            })
-        };
+        // (function, attribute) of every `tcgen05` flag, read once.
+        let tcgen05: std::collections::HashSet<(SymIdx, u8)> = st
+            .nvinfo
+            .iter()
+            .filter(|n| n.live && matches!(n.entry.attr, TCGEN05_1CTA_USED | TCGEN05_2CTA_USED))
+            .filter_map(|n| Some((n.function?, n.entry.attr)))
+            .collect();
+        let uses_tcgen05 =
+            |f: SymIdx| tcgen05.contains(&(f, TCGEN05_1CTA_USED)) || tcgen05.contains(&(f, TCGEN05_2CTA_USED));
         let repeat = match self.props.as_slice() {
             [only] => self
                 .graph
@@ -327,12 +331,7 @@ impl Finalize {
             _ => 1,
         };
         for p in self.props.iter().rev() {
-            let has = |attr: u8| {
-                st.nvinfo
-                    .iter()
-                    .any(|n| n.live && n.function == Some(p.kernel) && n.entry.attr == attr)
-            };
-            if has(TCGEN05_1CTA_USED) && has(TCGEN05_2CTA_USED) {
+            if tcgen05.contains(&(p.kernel, TCGEN05_1CTA_USED)) && tcgen05.contains(&(p.kernel, TCGEN05_2CTA_USED)) {
                 for _ in 0..repeat {
                     out.push(Diagnostic::error(format!(
                         "Function '{}' uses single CTA(.cta_group::1) and CTA pair granularity(.cta_group::2) and that is not allowed.",
@@ -345,8 +344,20 @@ impl Finalize {
         // `__launch_bounds__`) than a function it calls uses fails the link
         // (err_maxreg_callee_sm90: cub's warp-specialized scan under `-G`),
         // each such kernel in the `-v` order (err_maxreg_order_sm90).
+        // Each function's own limit, read once (a link of thousands of
+        // kernels asks for each).
+        let mut limits: std::collections::HashMap<SymIdx, u32> = std::collections::HashMap::new();
+        for n in st
+            .nvinfo
+            .iter()
+            .filter(|n| n.live && n.entry.attr == crate::cubin::nvinfo::code::MAXREG_COUNT)
+        {
+            if let (Some(f), Some(v)) = (n.function, n.entry.scalar()) {
+                limits.entry(f).or_insert(v);
+            }
+        }
         for p in self.props.iter().rev() {
-            let limit = own_scalar(st, p.kernel, crate::cubin::nvinfo::code::MAXREG_COUNT);
+            let limit = limits.get(&p.kernel).copied();
             if let (Some(limit), Some(from)) = (limit, p.regs_from)
                 && p.regs > limit
             {

@@ -131,6 +131,10 @@ pub struct MercInput {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct MercState {
     pub inputs: Vec<MercInput>,
+    /// Whether an input has a `.nv.merc.symtab` (kept by
+    /// `mercury_merge::start_input`, so that `is_empty` need not walk
+    /// every input: a 5,000-object sm_90 link asks once per symbol).
+    pub has_symbols: bool,
     pub sections: Vec<MercSection>,
     pub relocs: Vec<MercReloc>,
     /// Per-function `.nv.merc.nv.info.<fn>` records (symbols as `SymIdx.0`).
@@ -170,7 +174,7 @@ impl MercState {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.inputs.iter().all(|i| i.symbols.is_empty()) && self.sections.is_empty() && self.copies.is_empty()
+        !self.has_symbols && self.sections.is_empty() && self.copies.is_empty()
     }
 }
 
