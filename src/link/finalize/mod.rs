@@ -356,19 +356,42 @@ impl Finalize {
                 limits.entry(f).or_insert(v);
             }
         }
+        // Grouped by the function that raised the count, in the symbol
+        // order of the input defining it; within a group in the `-v` order
+        // (err_maxreg_order_sm90: four kernels calling one function;
+        // err_maxreg_callee_order_sm90: two kernels, each calling its own
+        // function, in their callees' order).
+        let mut limited: Vec<((usize, usize), Diagnostic)> = Vec::new();
         for p in self.props.iter().rev() {
             let limit = limits.get(&p.kernel).copied();
             if let (Some(limit), Some(from)) = (limit, p.regs_from)
                 && p.regs > limit
             {
-                out.push(Diagnostic::error(format!(
-                    "entry function '{}' with max regcount of {limit} calls function '{}' with regcount of {}",
-                    st.symbol_name(p.kernel),
-                    st.symbol_name(from),
-                    p.regs
-                )));
+                let defined_at = st
+                    .symbol(from)
+                    .and_then(|s| {
+                        let at = st
+                            .maps
+                            .get(s.input)?
+                            .map_symbol_index
+                            .iter()
+                            .position(|&x| x == from.0)?;
+                        Some((s.input, at))
+                    })
+                    .unwrap_or((usize::MAX, usize::MAX));
+                limited.push((
+                    defined_at,
+                    Diagnostic::error(format!(
+                        "entry function '{}' with max regcount of {limit} calls function '{}' with regcount of {}",
+                        st.symbol_name(p.kernel),
+                        st.symbol_name(from),
+                        p.regs
+                    )),
+                ));
             }
         }
+        limited.sort_by_key(|(at, _)| *at);
+        out.extend(limited.into_iter().map(|(_, d)| d));
         if setup.dump_callgraph {
             for line in self.callgraph_dump(st, setup) {
                 out.push(Diagnostic::tool_output(line));
