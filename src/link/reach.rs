@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cubin::callgraph::Record;
-use crate::cubin::consts::STT_SECTION;
+use crate::cubin::consts::{STT_FUNC, STT_SECTION};
 
 use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
@@ -28,6 +28,11 @@ pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
             _ => s,
         }
     };
+    let mercury = !st.mercury.is_empty();
+    let undefined_variable = |s: SymIdx| {
+        st.symbol(s)
+            .is_some_and(|y| y.place == Place::Undefined && y.sym_type != STT_FUNC && y.sym_type != STT_SECTION)
+    };
     let mut edges: BTreeMap<SymIdx, Vec<SymIdx>> = BTreeMap::new();
     let mut referenced = BTreeSet::new();
     let mut work: Vec<SymIdx> = Vec::new();
@@ -37,6 +42,12 @@ pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
         };
         let target = function_of(r.sym);
         match (sec.class, sec.owner) {
+            // On sm_100+ an undefined variable that only the debug
+            // information names (`-G` code that loads nothing from it) is
+            // an undefined reference too (undefined_debug_only_sm120).
+            (SectionClass::Debug, _) if mercury && undefined_variable(target) => {
+                referenced.insert(target);
+            }
             (SectionClass::Debug, _) => {}
             (SectionClass::Text, Some(f)) => edges.entry(f).or_default().push(target),
             _ => {
