@@ -79,17 +79,19 @@ impl ModuleValues {
             frames: module_value(st, code::FRAME_SIZE),
         }
     }
+
+    /// Function `f`'s own register count.
+    pub fn regs_of(&self, st: &LinkState, f: SymIdx) -> Option<u32> {
+        self.regs
+            .get(&f)
+            .copied()
+            .or_else(|| st.symbol(f).and_then(|s| s.regcount))
+    }
 }
 
 /// The properties of kernel `k`.
 pub fn kernel_props(st: &LinkState, g: &Graph, values: &ModuleValues, k: SymIdx) -> KernelProps {
-    let count = |f: SymIdx| -> Option<u32> {
-        values
-            .regs
-            .get(&f)
-            .copied()
-            .or_else(|| st.symbol(f).and_then(|s| s.regcount))
-    };
+    let count = |f: SymIdx| values.regs_of(st, f);
     let own = count(k).unwrap_or(0);
     let (mut best, mut from) = (own, None);
     for f in g.reachable(k) {

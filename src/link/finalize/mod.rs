@@ -356,38 +356,54 @@ impl Finalize {
                 limits.entry(f).or_insert(v);
             }
         }
-        // Grouped by the function that raised the count, in the symbol
-        // order of the input defining it; within a group in the `-v` order
-        // (err_maxreg_order_sm90: four kernels calling one function;
+        // The kernel's count rises callee by callee, in the symbol order of
+        // the input defining each; every rise above the limit is an error.
+        // The errors come by that callee, and in the `-v` order for one
+        // callee (err_maxreg_order_sm90: four kernels calling one function;
         // err_maxreg_callee_order_sm90: two kernels, each calling its own
-        // function, in their callees' order).
+        // function, in their callees' order; err_maxreg_two_callees_sm90:
+        // 142 then 141 registers, one error; the twelfth sweep: 141 then
+        // 148, two).
+        let defined_at = |f: SymIdx| {
+            st.symbol(f)
+                .and_then(|s| {
+                    let at = st.maps.get(s.input)?.map_symbol_index.iter().position(|&x| x == f.0)?;
+                    Some((s.input, at))
+                })
+                .unwrap_or((usize::MAX, usize::MAX))
+        };
         let mut limited: Vec<((usize, usize), Diagnostic)> = Vec::new();
         for p in self.props.iter().rev() {
-            let limit = limits.get(&p.kernel).copied();
-            if let (Some(limit), Some(from)) = (limit, p.regs_from)
-                && p.regs > limit
-            {
-                let defined_at = st
-                    .symbol(from)
-                    .and_then(|s| {
-                        let at = st
-                            .maps
-                            .get(s.input)?
-                            .map_symbol_index
-                            .iter()
-                            .position(|&x| x == from.0)?;
-                        Some((s.input, at))
-                    })
-                    .unwrap_or((usize::MAX, usize::MAX));
-                limited.push((
-                    defined_at,
-                    Diagnostic::error(format!(
-                        "entry function '{}' with max regcount of {limit} calls function '{}' with regcount of {}",
-                        st.symbol_name(p.kernel),
-                        st.symbol_name(from),
-                        p.regs
-                    )),
-                ));
+            let Some(limit) = limits.get(&p.kernel).copied() else {
+                continue;
+            };
+            if p.regs <= limit || p.regs_from.is_none() {
+                continue;
+            }
+            let mut callees: Vec<(SymIdx, (usize, usize))> = self
+                .graph
+                .reachable(p.kernel)
+                .into_iter()
+                .map(|f| (f, defined_at(f)))
+                .collect();
+            callees.sort_by_key(|&(_, at)| at);
+            let mut running = p.own_regs;
+            for (f, at) in callees {
+                let Some(regs) = self.values.regs_of(st, f).filter(|&r| r > running) else {
+                    continue;
+                };
+                running = regs;
+                if regs > limit {
+                    limited.push((
+                        at,
+                        Diagnostic::error(format!(
+                            "entry function '{}' with max regcount of {limit} calls function '{}' with regcount of {}",
+                            st.symbol_name(p.kernel),
+                            st.symbol_name(f),
+                            regs
+                        )),
+                    ));
+                }
             }
         }
         limited.sort_by_key(|(at, _)| *at);
