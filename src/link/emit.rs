@@ -394,7 +394,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
                     .iter()
                     .filter(|n| n.live && n.function == Some(f) && n.entry.attr == code::EXTERNS)
                     .flat_map(|n| n.entry.symbol_refs())
-                    .all(|r| st.mercury.is_classic_only(&st.symbol_name(SymIdx(r as i32))))
+                    .all(|r| super::state::mercury::classic_only(st, SymIdx(r as i32)))
         };
         for (f, entries) in per_fn.iter_mut() {
             let kernel = super::state::query::is_kernel(st, *f);
@@ -518,12 +518,12 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // On sm_107 the records against symbols only the classic side has
     // (`__cuda_syscall_bw_do_*`) follow, in the order read
     // (sm107_texture_syscall).
-    let classic_only = |r: &&super::state::OutReloc| st.mercury.is_classic_only(&st.symbol_name(r.sym));
-    let (classic_only, relocs): (Vec<&super::state::OutReloc>, Vec<_>) = if st.mercury.classic_only.is_empty() {
-        (Vec::new(), st.relocs.iter().rev().filter(|r| r.live).collect())
-    } else {
-        st.relocs.iter().rev().filter(|r| r.live).partition(classic_only)
-    };
+    let (classic_only, relocs): (Vec<&super::state::OutReloc>, Vec<_>) = st
+        .relocs
+        .iter()
+        .rev()
+        .filter(|r| r.live)
+        .partition(|r| super::state::mercury::classic_only(st, r.sym));
     let mut by_section: BTreeMap<(usize, bool), Vec<Reloc>> = BTreeMap::new();
     for r in relocs.into_iter().chain(classic_only.into_iter().rev()) {
         by_section.entry((r.section, r.rela)).or_default().push(Reloc {
@@ -635,7 +635,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // theirs in place beside a Mercury table).
     let mut after_mercury: Vec<(Section<'static>, usize)> = Vec::new();
     let slot_classic_only = |slot: &Slot| match slot {
-        Slot::State(i) => st.mercury.is_classic_only(&st.symbol_name(*i)),
+        Slot::State(i) => super::state::mercury::classic_only(st, *i),
         _ => false,
     };
     for ((sec, rela), relocs) in by_section {

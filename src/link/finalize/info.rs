@@ -173,7 +173,7 @@ pub fn classic_leaf_stacks(st: &LinkState, g: &Graph, kernels: &mut [KernelProps
     let merc_callees = |f: SymIdx| {
         g.successors(f)
             .into_iter()
-            .filter(|&c| !st.mercury.is_classic_only(&st.symbol_name(c)))
+            .filter(|&c| !crate::link::state::mercury::classic_only(st, c))
             .count()
     };
     if g.funcs.iter().all(|&f| merc_callees(f) == 0) {

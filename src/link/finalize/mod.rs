@@ -312,7 +312,7 @@ impl Finalize {
         // two and three kernels, once each).
         use crate::cubin::nvinfo::code::{TCGEN05_1CTA_USED, TCGEN05_2CTA_USED};
         // (function, attribute) of every `tcgen05` flag, read once.
-        let tcgen05: std::collections::HashSet<(SymIdx, u8)> = st
+        let tcgen05: foldhash::HashSet<(SymIdx, u8)> = st
             .nvinfo
             .iter()
             .filter(|n| n.live && matches!(n.entry.attr, TCGEN05_1CTA_USED | TCGEN05_2CTA_USED))
@@ -346,7 +346,7 @@ impl Finalize {
         // each such kernel in the `-v` order (err_maxreg_order_sm90).
         // Each function's own limit, read once (a link of thousands of
         // kernels asks for each).
-        let mut limits: std::collections::HashMap<SymIdx, u32> = std::collections::HashMap::new();
+        let mut limits: foldhash::HashMap<SymIdx, u32> = foldhash::HashMap::default();
         for n in st
             .nvinfo
             .iter()

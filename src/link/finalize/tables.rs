@@ -84,9 +84,7 @@ pub fn rewrite_callgraph(st: &mut LinkState, tables: &[InputTables], offsets: &H
     // (`__cuda_syscall_bw_do_*`) open the list, all callers' in the order
     // read (sm107_texture_syscall).
     let mut classic_only = Vec::new();
-    let is_classic_only = |callee: u32| {
-        !st.mercury.classic_only.is_empty() && st.mercury.is_classic_only(&st.symbol_name(SymIdx(callee as i32)))
-    };
+    let is_classic_only = |callee: u32| crate::link::state::mercury::classic_only(st, SymIdx(callee as i32));
     let mut calls_seen = HashSet::default();
     let mut taken_seen = HashSet::default();
     for e in st.callgraph.iter().filter(|e| e.live) {

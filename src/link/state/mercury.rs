@@ -178,6 +178,12 @@ impl MercState {
     }
 }
 
+/// Whether state symbol `si` exists only on the classic side
+/// (`MercState::classic_only`).
+pub fn classic_only(st: &LinkState, si: SymIdx) -> bool {
+    !st.mercury.classic_only.is_empty() && st.symbol(si).is_some_and(|s| st.mercury.is_classic_only(&s.name))
+}
+
 /// The Mercury symbol of output symbol `si` in the input that defined it (or
 /// first referenced it), with that input's number.
 pub fn input_symbol(st: &LinkState, si: SymIdx) -> Option<(usize, &Symbol)> {
