@@ -15,8 +15,9 @@
 //! * In full LTO, when every input is a host object and their `.nvHR*`
 //!   lists name a kernel, NVVM keeps only the kernels and variables the lists name (an
 //!   archive member's kernel nothing launches is gone; corpus
-//!   lto_archive_sm90); culdb passes them as nvJitLink's `-kernels-used` and
-//!   `-variables-used`, which gives the same PTX. In partial LTO (a plain
+//!   lto_archive_sm90); culdb passes them to nvJitLink's NVVM as nvlink
+//!   does (`-has-global-host-info`, `-host-ref-ek=` ... one list per
+//!   `.nvHR*` section), which gives the same PTX. In partial LTO (a plain
 //!   input, or code calling libcudadevrt) every kernel stays.
 //! * nvlink opens `<nvvmpath>/lib64/libnvvm.so` (fatal `elfLink linker
 //!   library load error` when it cannot, before it opens any input) and compiles the modules together
@@ -111,11 +112,20 @@ pub const LTO_CUBIN: &str = "lto.cubin";
 
 /// The host objects' lists, as NVVM gets them: with every input a host
 /// object and some list naming a kernel, the only kernels and variables
-/// the compiled code keeps (nvlink's `-has-global-host-info`).
+/// the compiled code keeps visible (nvlink's `-has-global-host-info`).
+/// Each list keeps its patterns as the `.nvHR*` sections hold them (a
+/// kernel's mangled name ends in `*`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct HostInfo {
+    /// `.nvHRKE`, `.nvHRKI`: kernels, external and internal linkage.
     pub kernels: Vec<String>,
-    pub variables: Vec<String>,
+    pub internal_kernels: Vec<String>,
+    /// `.nvHRDE`, `.nvHRDI`: `__device__` variables.
+    pub data: Vec<String>,
+    pub internal_data: Vec<String>,
+    /// `.nvHRCE`, `.nvHRCI`: `__constant__` variables.
+    pub constants: Vec<String>,
+    pub internal_constants: Vec<String>,
 }
 
 impl HostInfo {
@@ -125,36 +135,58 @@ impl HostInfo {
         let mut info = HostInfo::default();
         for r in inputs {
             let r = r?;
-            let name = |n: &String| n.trim_end_matches('*').to_string();
-            info.kernels
-                .extend(r.kernels.iter().chain(&r.internal_kernels).map(name));
-            info.variables.extend(
-                r.data
-                    .iter()
-                    .chain(&r.internal_data)
-                    .chain(&r.constants)
-                    .chain(&r.internal_constants)
-                    .map(name),
-            );
+            info.kernels.extend(r.kernels.iter().cloned());
+            info.internal_kernels.extend(r.internal_kernels.iter().cloned());
+            info.data.extend(r.data.iter().cloned());
+            info.internal_data.extend(r.internal_data.iter().cloned());
+            info.constants.extend(r.constants.iter().cloned());
+            info.internal_constants.extend(r.internal_constants.iter().cloned());
         }
-        info.kernels.sort();
-        info.kernels.dedup();
-        info.variables.sort();
-        info.variables.dedup();
-        (!info.kernels.is_empty()).then_some(info)
+        for list in info.lists_mut() {
+            list.sort();
+            list.dedup();
+        }
+        (!info.kernels.is_empty() || !info.internal_kernels.is_empty()).then_some(info)
     }
 
-    /// nvJitLink's options for it. With no variable named, a name no
-    /// variable has, so that NVVM drops the unreferenced ones as nvlink's does.
+    fn lists_mut(&mut self) -> [&mut Vec<String>; 6] {
+        [
+            &mut self.kernels,
+            &mut self.internal_kernels,
+            &mut self.data,
+            &mut self.internal_data,
+            &mut self.constants,
+            &mut self.internal_constants,
+        ]
+    }
+
+    /// nvJitLink's options for it: NVVM's own host-reference lists, as
+    /// nvlink gives them. (nvJitLink's `-kernels-used` and
+    /// `-variables-used` match substrings: a host list naming `ctr` would
+    /// keep `ctr2` visible too, which nvlink internalizes; corpus
+    /// lto_host_var_prefix_sm90.)
     fn options(&self) -> Vec<String> {
-        let mut o: Vec<String> = self.kernels.iter().map(|k| format!("-kernels-used={k}")).collect();
-        if self.variables.is_empty() {
-            o.push("-variables-used=__culdb_no_variable__".into());
-        }
-        o.extend(self.variables.iter().map(|v| format!("-variables-used={v}")));
+        let lists = [
+            ("ek", &self.kernels),
+            ("ik", &self.internal_kernels),
+            ("eg", &self.data),
+            ("ig", &self.internal_data),
+            ("ec", &self.constants),
+            ("ic", &self.internal_constants),
+        ];
+        let mut o = vec![format!("-Xnvvm={HAS_HOST_INFO}")];
+        o.extend(
+            lists
+                .iter()
+                .filter(|(_, l)| !l.is_empty())
+                .map(|(k, l)| format!("-Xnvvm=-host-ref-{k}={}", l.join(","))),
+        );
         o
     }
 }
+
+/// NVVM's option saying the host references are known (nvlink's).
+const HAS_HOST_INFO: &str = "-has-global-host-info";
 
 /// Why the step failed: NVVM's log as nvlink's info lines, ptxas's lines,
 /// then nvlink's fatal text.
