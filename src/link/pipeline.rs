@@ -691,7 +691,7 @@ impl Linker {
         });
         if reported {
             let text = format!("Undefined reference to '{}' in '{}'", sym.name, by);
-            self.diagnose(Diagnostic::undefined(text), ev);
+            self.state.undefined.push(Diagnostic::undefined(text));
         }
         Stage::Resolve(i + 1)
     }

@@ -304,6 +304,11 @@ impl Finalize {
                 }
             }
         }
+        // The undefined references: nvlink links on and fails at the end
+        // (err_undefined_stack_warning_sm90: after the stack warning;
+        // err_undefined_maxreg_sm90: before the max-regcount error, then
+        // `-v`'s lines).
+        out.extend(st.undefined.iter().cloned());
         // A kernel that may reach `tcgen05` code of one CTA and of a CTA
         // pair fails the link, each such kernel in the `-v` order, once;
         // when the output has one kernel, once per other function using

@@ -315,6 +315,10 @@ pub struct LinkState {
     /// The inputs' `.nv.compat` merged so far (`link::compat`).
     pub compat: super::compat::CompatMerge,
     pub diagnostics: Vec<Diagnostic>,
+    /// The undefined references the resolve phase found, in nvlink's order.
+    /// nvlink goes on linking and prints them after the stack-size
+    /// warnings, before the finalizer's errors (`finalize::report`).
+    pub undefined: Vec<Diagnostic>,
     /// The output's e_flags, once finalize has chosen them (else the first input's).
     pub e_flags: Option<u32>,
     /// Notes of the output, in order.
