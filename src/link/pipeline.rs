@@ -657,7 +657,7 @@ impl Linker {
     /// Names the linker itself defines, texture/surface/sampler references,
     /// extern shared arrays and references from dead code are not checked.
     fn undefined_in_report_order(&self) -> Vec<SymIdx> {
-        let live = super::reach::referenced_from_live_code(&self.state);
+        let live = super::reach::referenced_as_checked(&self.state);
         // Input by input (the one that first referred to it), functions
         // before variables (err_undefined_order_sm90).
         let mut undef: Vec<(SymIdx, (usize, bool))> = self

@@ -1,7 +1,8 @@
-//! Which symbols live code refers to. nvlink checks undefined references
-//! after dead-code elimination: a reference from a function no kernel can
+//! Which symbols live code refers to. nvlink checks undefined functions
+//! after dead-code elimination: a call from a function no kernel can
 //! reach is not reported (corpus `dynpar_cudadevrt_sm90`: libcudadevrt's
-//! unused wrappers refer to `cnp*` functions that nothing defines).
+//! unused wrappers refer to `cnp*` functions that nothing defines). An
+//! undefined variable is reported whatever code refers to it.
 //!
 //! Roots are the kernels (st_other ENTRY) and every relocation in a data
 //! section (initializers, constant banks: function addresses taken there);
@@ -16,8 +17,9 @@ use crate::cubin::consts::{STT_FUNC, STT_SECTION};
 use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
 
-/// Every symbol referenced from reachable code or from data.
-pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
+/// Every symbol an undefined reference is reported for: referenced from
+/// reachable code or from data, and every variable any code refers to.
+pub fn referenced_as_checked(st: &LinkState) -> BTreeSet<SymIdx> {
     // A relocation against a text section symbol refers to the function owning it.
     let function_of = |s: SymIdx| -> SymIdx {
         match st.symbol(s) {
@@ -49,6 +51,14 @@ pub fn referenced_from_live_code(st: &LinkState) -> BTreeSet<SymIdx> {
                 referenced.insert(target);
             }
             (SectionClass::Debug, _) => {}
+            // An undefined variable is reported whatever code refers to
+            // it, dead code too (a function nothing calls; a kernel the
+            // host lists drop; a library member's unused function:
+            // err_undefined_var_dead_code_sm90). Undefined functions
+            // count only from live code.
+            (SectionClass::Text, Some(_)) if undefined_variable(target) => {
+                referenced.insert(target);
+            }
             (SectionClass::Text, Some(f)) => edges.entry(f).or_default().push(target),
             _ => {
                 referenced.insert(target);
