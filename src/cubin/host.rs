@@ -15,7 +15,8 @@
 //!
 //! What nvlink 13.5 reads (tested): only `__nv_relfatbin`, and in it only the
 //! **first** container (after `ld -r a.o b.o` only a.o's device code is
-//! linked). `.nv_fatbin` is ignored, even when it holds a relocatable cubin.
+//! linked), though it registers every id of `__nv_module_id` (corpus
+//! observation 195). `.nv_fatbin` is ignored, even when it holds a relocatable cubin.
 //! An object that has `.nvFatBinSegment` but no fatbin section is fatal
 //! ("Could not find fatbin in 'x.o'"); an object without either (plain gcc
 //! output) is skipped silently.
@@ -99,10 +100,23 @@ impl EmbeddedFatbin<'_> {
 /// A host object's `__nv_module_id`: the name nvcc's registration code
 /// gives its device code (`--register-link-binaries`).
 pub fn module_id(data: &[u8]) -> Option<String> {
-    let elf = parse(data).ok()?;
-    let s = elf.sections.iter().find(|s| s.name == "__nv_module_id")?;
-    let id = s.data.split(|&b| b == 0).next()?;
-    Some(String::from_utf8_lossy(id).into_owned())
+    module_ids(data).into_iter().next()
+}
+
+/// Every module id of a host object, in order: `ld -r` concatenates the
+/// objects' `__nv_module_id` sections (each id NUL-padded).
+pub fn module_ids(data: &[u8]) -> Vec<String> {
+    let Ok(elf) = parse(data) else {
+        return Vec::new();
+    };
+    let Some(s) = elf.sections.iter().find(|s| s.name == "__nv_module_id") else {
+        return Vec::new();
+    };
+    s.data
+        .split(|&b| b == 0)
+        .filter(|id| !id.is_empty())
+        .map(|id| String::from_utf8_lossy(id).into_owned())
+        .collect()
 }
 
 /// The fatbin sections (`__nv_relfatbin`, `.nv_fatbin`) of a host ELF file,

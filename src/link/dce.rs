@@ -263,6 +263,18 @@ pub fn lto_unlisted(st: &LinkState, input: usize, kernel: &str) -> bool {
 
 const HOST_UNUSED: &str = "kernel the host objects do not launch (.nvHRKE/.nvHRKI)";
 
+/// The functions a final link's dead-code elimination will remove (none
+/// for `-r`, `-g` and `-preserve-relocs`), for the undefined-reference
+/// check that comes before it: nvlink reports an undefined function only
+/// when code it keeps calls it (host_lists_ld_r_sm90: a kernel the host
+/// lists drop calls an undefined function).
+pub fn planned_removals(st: &LinkState, setup: &LinkSetup) -> BTreeSet<SymIdx> {
+    if setup.relocatable || setup.debug || setup.keep_dead_code {
+        return BTreeSet::new();
+    }
+    plan(st, setup).into_iter().map(|(f, _)| f).collect()
+}
+
 /// The functions to remove, each with its reason, in symbol order.
 fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
     let is_kernel = |s: &super::state::OutSymbol| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined();

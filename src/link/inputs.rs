@@ -121,6 +121,10 @@ pub struct LoadedCubin {
     /// For code from a host object: its `__nv_module_id` (the name nvcc's
     /// registration code gives the module; see [`super::register`]).
     pub module_id: Option<String>,
+    /// The object's further module ids: `ld -r` (and `nvcc -r`) of host
+    /// objects concatenates their `__nv_module_id`s and fatbins; nvlink
+    /// links the first fatbin only but registers every id.
+    pub more_module_ids: Vec<String>,
 }
 
 /// The device entities a host object's code references, from its `.nvHR*`
@@ -177,12 +181,18 @@ impl HostRefs {
                 ".nvHRCI" => &mut r.internal_constants,
                 _ => continue,
             };
-            list.extend(
-                s.data
-                    .split(|&b| b == 0)
-                    .filter(|n| !n.is_empty())
-                    .map(|n| String::from_utf8_lossy(n).into_owned()),
-            );
+            // NUL-terminated names. nvlink reads up to the last NUL: a
+            // section of one NUL is an empty list, but `ld -r`'s two
+            // concatenated empty lists ("\0\0") hold one empty name, which
+            // limits the kernels kept and matches none (host_lists_ld_r_sm90).
+            let names = s.data.strip_suffix(&[0]).unwrap_or(&s.data);
+            if !names.is_empty() {
+                list.extend(
+                    names
+                        .split(|&b| b == 0)
+                        .map(|n| String::from_utf8_lossy(n).into_owned()),
+                );
+            }
         }
         kernel_list.then_some(r)
     }
@@ -870,7 +880,9 @@ impl InputLoader {
             }]);
         }
         let refs = HostRefs::of(data);
-        let module_id = host::module_id(data);
+        let mut module_ids = host::module_ids(data).into_iter();
+        let module_id = module_ids.next();
+        let mut more_module_ids: Vec<String> = module_ids.collect();
         let mut notes = Vec::new();
         for p in picks {
             let p = match (p, member) {
@@ -900,6 +912,7 @@ impl InputLoader {
                 LoadNote::Loaded(c) => {
                     c.host_refs = refs.clone();
                     c.module_id = module_id.clone();
+                    c.more_module_ids = std::mem::take(&mut more_module_ids);
                 }
                 LoadNote::Lto(m) => {
                     m.module_id = module_id.clone();
@@ -1264,6 +1277,7 @@ fn cubin_note(name: &str, origin: Origin, data: Vec<u8>) -> Result<LoadNote, Dia
             data,
             host_refs: None,
             module_id: None,
+            more_module_ids: Vec::new(),
         }),
         Some(why) => skipped(name, format!("{why}: nvlink ignores such a cubin silently")),
     })

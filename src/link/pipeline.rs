@@ -371,6 +371,7 @@ impl Linker {
             data: cubin,
             host_refs: lists,
             module_id: None,
+            more_module_ids: Vec::new(),
         });
         to_read(ev)
     }
@@ -411,6 +412,7 @@ impl Linker {
                         LoadNote::Loaded(c) => {
                             let host_refs = c.host_refs.clone();
                             let module_id = c.module_id.clone();
+                            let more_module_ids = c.more_module_ids.clone();
                             let from_lto = matches!(c.origin, super::inputs::Origin::Lto { .. });
                             if let Err(d) = self.admit(c.name, c.origin.to_string(), c.data, ev) {
                                 self.diagnose(d, ev);
@@ -435,6 +437,7 @@ impl Linker {
                             if let Some(rec) = self.state.inputs.last_mut() {
                                 rec.module_id = module_id;
                             }
+                            self.state.registered_more.extend(more_module_ids);
                             // The kernels the host code launches, for dead-code elimination.
                             self.state.host_refs.push(host_refs);
                         }
@@ -657,7 +660,8 @@ impl Linker {
     /// Names the linker itself defines, texture/surface/sampler references,
     /// extern shared arrays and references from dead code are not checked.
     fn undefined_in_report_order(&self) -> Vec<SymIdx> {
-        let live = super::reach::referenced_as_checked(&self.state);
+        let removed = super::dce::planned_removals(&self.state, &self.setup);
+        let live = super::reach::referenced_as_checked(&self.state, &removed);
         // Input by input (the one that first referred to it), functions
         // before variables (err_undefined_order_sm90).
         let mut undef: Vec<(SymIdx, (usize, bool))> = self

@@ -4,10 +4,11 @@
 //! unused wrappers refer to `cnp*` functions that nothing defines). An
 //! undefined variable is reported whatever code refers to it.
 //!
-//! Roots are the kernels (st_other ENTRY) and every relocation in a data
-//! section (initializers, constant banks: function addresses taken there);
-//! edges are the call graph and the relocations in each function's code.
-//! Debug sections refer to every function and are not roots.
+//! Roots are the kernels (st_other ENTRY) dead-code elimination keeps and
+//! every relocation in a data section (initializers, constant banks:
+//! function addresses taken there); edges are the call graph and the
+//! relocations in each function's code. Debug sections refer to every
+//! function and are not roots.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,7 +20,9 @@ use super::state::{LinkState, Place, SectionClass, SymIdx};
 
 /// Every symbol an undefined reference is reported for: referenced from
 /// reachable code or from data, and every variable any code refers to.
-pub fn referenced_as_checked(st: &LinkState) -> BTreeSet<SymIdx> {
+/// `removed`: the functions dead-code elimination will remove (kernels
+/// among them are no roots).
+pub fn referenced_as_checked(st: &LinkState, removed: &BTreeSet<SymIdx>) -> BTreeSet<SymIdx> {
     // A relocation against a text section symbol refers to the function owning it.
     let function_of = |s: SymIdx| -> SymIdx {
         match st.symbol(s) {
@@ -75,7 +78,7 @@ pub fn referenced_as_checked(st: &LinkState) -> BTreeSet<SymIdx> {
         }
     }
     for (idx, s) in st.all_symbols() {
-        if s.other & STO_ENTRY != 0 && s.is_defined() {
+        if s.other & STO_ENTRY != 0 && s.is_defined() && !removed.contains(&idx) {
             referenced.insert(idx);
             work.push(idx);
         }

@@ -54,6 +54,9 @@ pub fn contents(st: &LinkState, dir: &Path) -> String {
                 m.push(input_module(rec));
             }
             m.extend(unlinked.map(|(_, id)| id.clone()));
+            // The further ids of `ld -r` and `nvcc -r` outputs, after
+            // everything, in the reverse of reading order (host_lists_ld_r_sm90).
+            m.extend(st.registered_more.iter().rev().cloned());
             m
         }
         Some(lto) => {

@@ -393,6 +393,10 @@ pub struct LinkState {
     /// only: (inputs linked before it, its `__nv_module_id`). Nothing of
     /// them is linked, but the registration file names them.
     pub registered_unlinked: Vec<(usize, String)>,
+    /// The further module ids of the host objects linked (`ld -r`
+    /// outputs: [`super::inputs::LoadedCubin::more_module_ids`]), in
+    /// reading order; the registration file names them last, reversed.
+    pub registered_more: Vec<String>,
     #[serde(skip)]
     pub symbol_names: HashMap<Arc<str>, SymIdx>,
     /// The first section symbol of each output section, as added.

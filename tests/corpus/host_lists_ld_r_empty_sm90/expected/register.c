@@ -1,0 +1,6 @@
+#define NUM_PRELINKED_OBJECTS 5
+DEFINE_REGISTER_FUNC(_1dd1cccc_8_scale_cu_57f012b4)
+DEFINE_REGISTER_FUNC(_tmp_culdb_nvcc_r_fill_clear_o)
+DEFINE_REGISTER_FUNC(_39ed648f_8_clear_cu_dffbf747)
+DEFINE_REGISTER_FUNC(_c8976ac5_7_fill_cu_b7f0eefb)
+DEFINE_REGISTER_FUNC(_95fb402a_9_offset_cu_627e0821)

@@ -1,0 +1,1 @@
+__global__ void clear(float* o) { o[threadIdx.x] = 0.0f; }

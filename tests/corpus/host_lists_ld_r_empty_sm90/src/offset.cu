@@ -1,0 +1,1 @@
+__device__ float offset(float v) { return v + 1.0f; }

@@ -1,0 +1,7 @@
+#define NUM_PRELINKED_OBJECTS 6
+DEFINE_REGISTER_FUNC(_f45632b0_8_scale_cu_57f012b4)
+DEFINE_REGISTER_FUNC(_tmp_culdb_nvcc_r_fill_clear_o)
+DEFINE_REGISTER_FUNC(_a071b2af_7_main_cu__Z3runPf)
+DEFINE_REGISTER_FUNC(_d06a9af3_8_clear_cu_dffbf747)
+DEFINE_REGISTER_FUNC(_2ccc23c3_7_fill_cu_b7f0eefb)
+DEFINE_REGISTER_FUNC(_cca1fac3_9_offset_cu_627e0821)

@@ -1,0 +1,1 @@
+__global__ void fill(float* o) { o[threadIdx.x] = 3.0f; }
