@@ -185,7 +185,7 @@ impl HostRefs {
             // section of one NUL is an empty list, but `ld -r`'s two
             // concatenated empty lists ("\0\0") hold one empty name, which
             // limits the kernels kept and matches none (host_lists_ld_r_sm90).
-            let names = s.data.strip_suffix(&[0]).unwrap_or(&s.data);
+            let names = s.data.strip_suffix(&[0]).unwrap_or(s.data);
             if !names.is_empty() {
                 list.extend(
                     names
