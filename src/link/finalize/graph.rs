@@ -10,7 +10,7 @@ use crate::cubin::callgraph::Record;
 use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, STT_FUNC};
 use crate::cubin::{prototype, read};
 
-use crate::link::out::symbol_order;
+use crate::link::out::{section_created, symbol_order};
 use crate::link::state::{LinkState, Place, SymIdx};
 
 /// st_other bit of a kernel (`.entry`).
@@ -99,10 +99,20 @@ impl Graph {
     pub fn build(st: &LinkState, tables: &[InputTables]) -> Graph {
         let order = symbol_order(st);
         // nvlink numbers functions in order of first appearance
-        // (dump_callgraph_cpp_sm90), which is also its symbol order.
+        // (dump_callgraph_cpp_sm90), which is mostly its symbol order, but
+        // a function counts where its code is, not where an earlier input
+        // referred to it (observation 196: cdpAdvancedQuicksort on sm_75,
+        // whose first object lists the bitonic kernels it launches before
+        // its own kernel). Functions without code come first.
         let first = super::tables::first_seen(st);
-        let key = |i: SymIdx| first.get(&i).copied().unwrap_or((usize::MAX, usize::MAX));
-        let mut funcs: Vec<((usize, usize), SymIdx)> = st
+        let key = |i: SymIdx| {
+            let code = match st.symbol(i).map(|s| s.place) {
+                Some(Place::Section(k)) => Some(section_created(st, k)),
+                _ => None,
+            };
+            (code, first.get(&i).copied().unwrap_or((usize::MAX, usize::MAX)))
+        };
+        let mut funcs: Vec<(_, SymIdx)> = st
             .all_symbols()
             .filter(|(i, s)| s.sym_type == STT_FUNC && order.index.contains_key(i))
             .map(|(i, _)| (key(i), i))
