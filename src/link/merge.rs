@@ -1045,17 +1045,18 @@ impl InputMerge {
         if j == 0 {
             return Ok(());
         }
-        let s = self.cubin.sections[j].clone();
+        let s = &self.cubin.sections[j];
+        let (name, flags, sh_type) = (s.name.clone(), s.flags, s.sh_type);
         if self.dropped.contains(&j) {
             ev.push(Event::SectionSkipped {
                 input: self.input,
                 in_section: j,
-                name: s.name.clone(),
+                name: name.clone(),
                 reason: "belongs to a weak definition that was not kept".into(),
             });
             return Ok(());
         }
-        if s.flags & SHF_MERCURY_DEFERRED != 0 {
+        if flags & SHF_MERCURY_DEFERRED != 0 {
             super::mercury_merge::merge_section(st, &self.mercury_view(), j, ev);
             return Ok(());
         }
@@ -1063,14 +1064,14 @@ impl InputMerge {
             ev.push(Event::SectionSkipped {
                 input: self.input,
                 in_section: j,
-                name: s.name.clone(),
+                name: name.clone(),
                 reason: "a NOBITS section holding only weak duplicates that lost takes no space".into(),
             });
             return Ok(());
         }
-        match s.sh_type {
+        match sh_type {
             SHT_CUDA_INFO => self.nvinfo(st, j, ev),
-            SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &s.data, ev)?,
+            SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &self.cubin.sections[j].data, ev)?,
             SHT_CUDA_CALLGRAPH => self.callgraph(st, j, ev),
             SHT_REL | SHT_RELA => self.relocations(st, j, ev)?,
             _ => {
@@ -1078,7 +1079,7 @@ impl InputMerge {
                     ev.push(Event::SectionSkipped {
                         input: self.input,
                         in_section: j,
-                        name: s.name.clone(),
+                        name: name.clone(),
                         reason: reason.into(),
                     });
                 } else {
@@ -1383,8 +1384,8 @@ impl InputMerge {
         self.frame.as_ref().map_or(at, |f| f.1.map_boundary(at)) as i64
     }
 
-    fn relocations(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
-        let s = self.cubin.sections[j].clone();
+    fn relocations(&self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
+        let s = &self.cubin.sections[j];
         let target = s.info as usize;
         if self.dropped.contains(&target) {
             for r in &s.relocs {
