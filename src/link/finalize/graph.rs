@@ -101,9 +101,9 @@ impl Graph {
         // nvlink numbers functions in order of first appearance
         // (dump_callgraph_cpp_sm90), which is mostly its symbol order, but
         // a function counts where its code is, not where an earlier input
-        // referred to it (observation 196: cdpAdvancedQuicksort on sm_75,
-        // whose first object lists the bitonic kernels it launches before
-        // its own kernel). Functions without code come first.
+        // referred to it (verbose_callgraph_order_sm75: the first object
+        // lists the kernels it launches before its own; observation 196).
+        // Functions without code come first.
         let first = super::tables::first_seen(st);
         let key = |i: SymIdx| {
             let code = match st.symbol(i).map(|s| s.place) {
