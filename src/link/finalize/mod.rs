@@ -123,7 +123,16 @@ impl Finalize {
                     Stage::Done
                 }
                 Some(&kernel) => {
-                    let p = info::kernel_props(st, &self.graph, &self.values, kernel);
+                    let mut p = info::kernel_props(st, &self.graph, &self.values, kernel);
+                    // -preserve-relocs: a kernel dead-code elimination kept
+                    // although dead takes nothing from its callees: its own
+                    // registers and frame, no stack-size warning (the
+                    // thirteenth sweep; preserve_relocs_dead_kernel_sm90).
+                    if st.dead_kernels_kept.contains(&kernel) {
+                        p.regs = p.own_regs;
+                        p.regs_from = None;
+                        p.stack = Some(p.frame);
+                    }
                     let name = st.symbol_name(kernel);
                     ev.push(fin(FinalizeEvent::Property {
                         function: name.clone(),
