@@ -40,6 +40,8 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("kernels_used_shared_sm75", &["_Z4blurPf", "_Z4fillPii", "_Z4scanPi"]),
     ("kernels_used_shared_sm90", &["_Z4blurPf", "_Z4fillPii", "_Z4scanPi"]),
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
+    ("dce_address_taken_callee_sm100", &["_Z11twice_innerd"]),
+    ("dce_address_taken_callee_sm90", &["_Z11twice_innerd"]),
     ("dce_device_launched_kernel_sm90", &["_Z8k_parentPi"]),
     ("debug_line_dead_unit_sm120", &["_Z6unusedPf"]),
     ("dce_removed_extern_shared_sm90", &["_Z6k_gonePf"]),

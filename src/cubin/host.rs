@@ -16,7 +16,8 @@
 //! What nvlink 13.5 reads (tested): only `__nv_relfatbin`, and in it only the
 //! **first** container (after `ld -r a.o b.o` only a.o's device code is
 //! linked), though it registers every id of `__nv_module_id` (corpus
-//! observation 195). `.nv_fatbin` is ignored, even when it holds a relocatable cubin.
+//! observation 195). `.nv_fatbin` is ignored, even when it holds a
+//! relocatable cubin.
 //! An object that has `.nvFatBinSegment` but no fatbin section is fatal
 //! ("Could not find fatbin in 'x.o'"); an object without either (plain gcc
 //! output) is skipped silently.

@@ -217,6 +217,15 @@ impl<'a> Cubin<'a> {
         }
     }
 
+    /// The string table the symbol table names (empty when none).
+    pub fn symbol_strings(&self) -> &[u8] {
+        self.sections
+            .iter()
+            .find(|s| s.sh_type == SHT_SYMTAB)
+            .and_then(|s| self.sections.get(s.link as usize))
+            .map_or(&[], |s| &s.data[..])
+    }
+
     pub fn into_owned(self) -> Cubin<'static> {
         Cubin {
             header: self.header,

@@ -12,6 +12,10 @@
 //!   relocations, .nv.info records and call-graph records
 //!   (`archive_hostobj_*`: `m4_func`; `dynpar_cudadevrt_sm90`: the unused
 //!   libcudadevrt wrappers). Variables nothing refers to stay (`m4_data`).
+//!   An address-taken function (the call graph's `-2` list) that only a
+//!   reference keeps is followed no further unless a followed function
+//!   makes an indirect call of its prototype (`reach::kept_functions`;
+//!   dce_address_taken_callee_sm90).
 //! * `-kernels-used=a,b` keeps only the kernels named (README obs. 22),
 //!   whatever the host lists say; `-variables-used` alone keeps no kernel
 //!   (kernels_used_host_lists_sm90).
@@ -33,7 +37,6 @@ use crate::cubin::consts::*;
 
 use super::event::Event;
 pub use super::event::dce::DceEvent;
-use super::reach::References;
 use super::setup::LinkSetup;
 use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
@@ -351,10 +354,11 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
         .filter(|r| owners.get(&r.section) != Some(&function_of(r.sym)))
         .map(|r| function_of(r.sym))
         .collect();
+    let mut held: Vec<SymIdx> = Vec::new();
     dropped_kernels.retain(|(k, why)| {
         let keep = why == HOST_UNUSED && launched_by_code.contains(k);
         if keep {
-            roots.push(*k);
+            held.push(*k);
         }
         !keep
     });
@@ -364,16 +368,10 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             && !matches!(sec.class, SectionClass::Text | SectionClass::Debug)
             && !sec.removed
         {
-            roots.push(function_of(r.sym));
+            held.push(function_of(r.sym));
         }
     }
-    let refs = References::of(st);
-    let mut live: BTreeSet<SymIdx> = BTreeSet::new();
-    for r in roots {
-        if !live.contains(&r) {
-            live.extend(refs.closure(r));
-        }
-    }
+    let live = super::reach::kept_functions(st, &roots, &held);
     let mut dead = Vec::new();
     for (i, s) in st.all_symbols() {
         if s.removed || s.sym_type != STT_FUNC || !s.is_defined() || live.contains(&i) {

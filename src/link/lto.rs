@@ -143,6 +143,8 @@ impl HostInfo {
             info.internal_constants.extend(r.internal_constants.iter().cloned());
         }
         for list in info.lists_mut() {
+            // (`ld -r`'s concatenated empty lists hold an empty name.)
+            list.retain(|n| !n.is_empty());
             list.sort();
             list.dedup();
         }

@@ -64,7 +64,7 @@ pub fn section_created(st: &LinkState, k: usize) -> (usize, Created) {
     // that input comes before the first with module variables (its section
     // symbol kept by -g: debug_extern_shared_sm90; its name in `.shstrtab`:
     // shared_module_align_sm75), also when only removed code named the
-    // array (debug_shared_dead_extern_sm90: before a library's sections).
+    // array (shared_dead_extern_order_sm90: before later inputs' sections).
     if st.sections[k].name == ".nv_debug.shared"
         && let Some((input, j)) = first_symbol_in(st, k).or_else(|| first_dead_extern(st))
         && st.sections[k].contributions.first().is_none_or(|c| input < c.input)

@@ -700,6 +700,14 @@ impl Linker {
         Stage::Resolve(i + 1)
     }
 
+    /// The undefined references still unreported when a phase before the
+    /// finalizer's report fails the link: printed then, not lost.
+    fn flush_undefined(&mut self, ev: &mut Vec<Event>) {
+        for d in std::mem::take(&mut self.state.undefined) {
+            self.diagnose(d, ev);
+        }
+    }
+
     /// After a step of a back-half phase: the same phase again, or the next
     /// one (with its start and end events). Errors stop the link at the end
     /// of the phase that reported them.
@@ -719,6 +727,7 @@ impl Linker {
             .iter()
             .any(|e| matches!(e, Event::Diagnostic(d) if d.severity == Severity::Fatal))
         {
+            self.flush_undefined(ev);
             return Stage::Failed;
         }
         if !done {
@@ -733,6 +742,7 @@ impl Linker {
         }
         ev.push(Event::PhaseEnd { phase });
         if self.exit_status() != 0 {
+            self.flush_undefined(ev);
             return Stage::Failed;
         }
         let (next, next_phase) = match phase {

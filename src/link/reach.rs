@@ -149,3 +149,122 @@ impl References {
         seen
     }
 }
+
+/// What a final link's dead-code elimination keeps, as nvlink decides it.
+/// `roots`: the kernels it keeps, whose calls and references it follows;
+/// `held`: functions whose address data (or removed code) holds, kept.
+///
+/// A function the call graph lists as address-taken (its `-2` records)
+/// is kept when something refers to it, but nvlink follows its own calls
+/// and references only when a followed function makes an indirect call of
+/// its prototype (dce_address_taken_callee_sm90: `op` stored in a pointer,
+/// no indirect call of `float (float)`: `op` stays, the `inner` it calls
+/// goes). Any other function referred to is followed.
+pub fn kept_functions(st: &LinkState, roots: &[SymIdx], held: &[SymIdx]) -> BTreeSet<SymIdx> {
+    let owners = super::state::query::text_owners(st);
+    let function_of = |s: SymIdx| -> SymIdx {
+        match st.symbol(s) {
+            Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
+                Place::Section(i) => owners.get(&i).copied().unwrap_or(s),
+                _ => s,
+            },
+            _ => s,
+        }
+    };
+    let protos = prototype_texts(st);
+    let text = |input: usize, off: u32| protos.get(&(input, off)).map_or("", String::as_str);
+    let mut edges: BTreeMap<SymIdx, Vec<SymIdx>> = BTreeMap::new();
+    let mut taken: BTreeMap<SymIdx, Vec<&str>> = BTreeMap::new();
+    let mut indirect: BTreeMap<SymIdx, Vec<&str>> = BTreeMap::new();
+    for e in st.callgraph.iter().filter(|e| e.live) {
+        match e.record {
+            Record::Call { caller, callee } => edges
+                .entry(SymIdx(caller as i32))
+                .or_default()
+                .push(SymIdx(callee as i32)),
+            Record::AddressTaken { func, prototype } => taken
+                .entry(SymIdx(func as i32))
+                .or_default()
+                .push(text(e.input, prototype)),
+            Record::IndirectCall { caller, prototype } => indirect
+                .entry(SymIdx(caller as i32))
+                .or_default()
+                .push(text(e.input, prototype)),
+            _ => {}
+        }
+    }
+    // References from code: kept; followed unless address-taken.
+    let mut refs: BTreeMap<SymIdx, Vec<SymIdx>> = BTreeMap::new();
+    for r in st.relocs.iter().filter(|r| r.live) {
+        if let Some(&f) = owners.get(&r.section) {
+            refs.entry(f).or_default().push(function_of(r.sym));
+        }
+    }
+    let mut kept: BTreeSet<SymIdx> = BTreeSet::new();
+    let mut followed: BTreeSet<SymIdx> = BTreeSet::new();
+    let mut waiting: BTreeSet<SymIdx> = BTreeSet::new();
+    let mut called: BTreeSet<&str> = BTreeSet::new();
+    let mut work: Vec<SymIdx> = roots.to_vec();
+    let hold = |f: SymIdx, kept: &mut BTreeSet<SymIdx>, work: &mut Vec<SymIdx>, waiting: &mut BTreeSet<SymIdx>| {
+        kept.insert(f);
+        if taken.contains_key(&f) {
+            waiting.insert(f);
+        } else {
+            work.push(f);
+        }
+    };
+    for &f in held {
+        hold(f, &mut kept, &mut work, &mut waiting);
+    }
+    loop {
+        while let Some(f) = work.pop() {
+            if !followed.insert(f) {
+                continue;
+            }
+            kept.insert(f);
+            called.extend(indirect.get(&f).into_iter().flatten().copied());
+            work.extend(edges.get(&f).into_iter().flatten().copied());
+            for &t in refs.get(&f).into_iter().flatten() {
+                hold(t, &mut kept, &mut work, &mut waiting);
+            }
+        }
+        // The address-taken functions an indirect call followed so far may reach.
+        let ready: Vec<SymIdx> = waiting
+            .iter()
+            .copied()
+            .filter(|f| !followed.contains(f) && taken[f].iter().any(|p| called.contains(p)))
+            .collect();
+        if ready.is_empty() {
+            return kept;
+        }
+        for f in ready {
+            waiting.remove(&f);
+            work.push(f);
+        }
+    }
+}
+
+/// The prototype strings the call graph's address-taken and indirect-call
+/// records name: (input, `.strtab` offset) → text. Only inputs with such
+/// records are read again.
+fn prototype_texts(st: &LinkState) -> BTreeMap<(usize, u32), String> {
+    let mut wanted: BTreeMap<usize, BTreeSet<u32>> = BTreeMap::new();
+    for e in st.callgraph.iter().filter(|e| e.live) {
+        if let Record::AddressTaken { prototype, .. } | Record::IndirectCall { prototype, .. } = e.record {
+            wanted.entry(e.input).or_default().insert(prototype);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (input, offs) in wanted {
+        let Some(Ok(c)) = st.inputs.get(input).map(|r| crate::cubin::read::parse(&r.data)) else {
+            continue;
+        };
+        let strtab = c.symbol_strings();
+        for off in offs {
+            if let Some(s) = crate::cubin::read::string_at(strtab, off as usize) {
+                out.insert((input, off), s.to_string());
+            }
+        }
+    }
+    out
+}

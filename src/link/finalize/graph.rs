@@ -37,13 +37,7 @@ pub fn input_tables(st: &LinkState, i: usize, callgraph: &[usize]) -> InputTable
     let mut out = InputTables::default();
     let Some(rec) = st.inputs.get(i) else { return out };
     let Ok(c) = read::parse(&rec.data) else { return out };
-    let strtab: &[u8] = c
-        .sections
-        .iter()
-        .find(|s| s.sh_type == crate::cubin::consts::SHT_SYMTAB)
-        .and_then(|s| c.sections.get(s.link as usize))
-        .map(|s| &s.data[..])
-        .unwrap_or(&[]);
+    let strtab = c.symbol_strings();
     let want = |off: u32, out: &mut InputTables| {
         if let Some(s) = read::string_at(strtab, off as usize)
             && out.strings.insert(off, s.to_string()).is_none()

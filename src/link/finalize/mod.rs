@@ -260,6 +260,7 @@ impl Finalize {
                 for d in self.report(st, setup) {
                     ev.push(Event::Diagnostic(d));
                 }
+                st.undefined.clear();
                 Stage::Done
             }
             Stage::Done => Stage::Done,

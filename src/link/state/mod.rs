@@ -317,7 +317,8 @@ pub struct LinkState {
     pub diagnostics: Vec<Diagnostic>,
     /// The undefined references the resolve phase found, in nvlink's order.
     /// nvlink goes on linking and prints them after the stack-size
-    /// warnings, before the finalizer's errors (`finalize::report`).
+    /// warnings, before the finalizer's errors (`finalize::report`; a
+    /// phase failing before it prints them then).
     pub undefined: Vec<Diagnostic>,
     /// The output's e_flags, once finalize has chosen them (else the first input's).
     pub e_flags: Option<u32>,
