@@ -217,7 +217,11 @@ pub fn kept_functions(st: &LinkState, roots: &[SymIdx], held: &[SymIdx]) -> BTre
             work.push(f);
         }
     };
-    for &f in held {
+    // Every address-taken function stays, whatever took its address: dead
+    // code too (dce_address_taken_dead_referrer_sm90: a setter nothing
+    // calls stores `gf`; nvlink keeps `gf`, and its callee only when live
+    // code calls through `gf`'s prototype).
+    for &f in held.iter().chain(taken.keys()) {
         hold(f, &mut kept, &mut work, &mut waiting);
     }
     loop {

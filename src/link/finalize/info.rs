@@ -340,31 +340,33 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                 live: true,
             };
             match own {
-                // A record that lost names is rewritten whole, in reading
-                // order (cdpSimpleQuicksort), and goes when nothing is left.
-                // When the callees bring names it did not keep while the
-                // output has no other kernel, it goes too, and the list comes
-                // in a new record at the end (virtual_funcs_sm90: all names
-                // lost; externs_order_single_kernel_sm90: `malloc` kept,
-                // `vprintf` brought; syscalls_printf_malloc_sm90: nothing
-                // brought, in place; externs_order_sm90 and experiments: a
-                // second kernel anywhere in the output, not one
-                // -kernels-used drops, keeps the record in place).
-                Some(i) if resolved.contains(&k.kernel) => {
+                // When the callees bring names the record does not hold
+                // while the output has no other kernel, the record goes and
+                // the whole list comes in a new record at the end, in
+                // reading order (virtual_funcs_sm90: all names lost;
+                // externs_order_single_kernel_sm90: `malloc` kept, `vprintf`
+                // brought; externs_brought_intact_sm90: the record intact,
+                // `free` brought). A record that lost names is rewritten
+                // whole too (cdpSimpleQuicksort), and goes when nothing is
+                // left. Otherwise the record keeps its place and gets the
+                // callees' names after its own (syscalls_printf_malloc_sm90:
+                // nothing brought; externs_kept_first_sm90 and
+                // externs_order_sm90: a second kernel anywhere in the
+                // output, not one -kernels-used drops).
+                Some(i) => {
                     let kept = match out.list[i].entry.block() {
                         Some(Block::Symbols { syms }) => syms.clone(),
                         _ => Vec::new(),
                     };
                     let all = reached_externs(g, k.kernel, &externs, true);
                     let brought = all.iter().any(|s| !kept.contains(s));
-                    if all.is_empty() || (brought && kernels.len() < 2) {
+                    let lost = resolved.contains(&k.kernel);
+                    if (lost && all.is_empty()) || (brought && kernels.len() < 2) {
                         out.drop_at(i);
                         if !all.is_empty() {
                             out.push(record(all));
                         }
                     } else {
-                        // Its own names kept, then the callees' (two kernels,
-                        // `vprintf` kept, `free` brought: externs_kept_first_sm90).
                         let mut syms = kept;
                         for r in reached_externs(g, k.kernel, &externs, false) {
                             if !syms.contains(&r) {
@@ -372,16 +374,6 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                             }
                         }
                         out.list[i].entry.value = Value::Block(Block::Symbols { syms });
-                    }
-                }
-                // An intact record gets what the callees list after its own.
-                Some(i) => {
-                    if let Value::Block(Block::Symbols { syms }) = &mut out.list[i].entry.value {
-                        for r in reached_externs(g, k.kernel, &externs, false) {
-                            if !syms.contains(&r) {
-                                syms.push(r);
-                            }
-                        }
                     }
                 }
                 None => {
