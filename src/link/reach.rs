@@ -96,6 +96,19 @@ pub fn referenced_as_checked(st: &LinkState, removed: &BTreeSet<SymIdx>) -> BTre
     referenced
 }
 
+/// The function a relocation's symbol stands for: a text section's symbol
+/// stands for the function owning the section (`owners`:
+/// `state::query::text_owners`).
+fn owning_function(st: &LinkState, owners: &foldhash::HashMap<usize, SymIdx>, s: SymIdx) -> SymIdx {
+    match st.symbol(s) {
+        Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
+            Place::Section(i) => owners.get(&i).copied().unwrap_or(s),
+            _ => s,
+        },
+        _ => s,
+    }
+}
+
 /// What each function refers to: its calls (call graph) and every symbol its
 /// code has a relocation against (a text section symbol stands for the
 /// function owning it). Built once, asked many times.
@@ -107,15 +120,7 @@ pub struct References {
 impl References {
     pub fn of(st: &LinkState) -> Self {
         let owners = super::state::query::text_owners(st);
-        let function_of = |s: SymIdx| -> SymIdx {
-            match st.symbol(s) {
-                Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
-                    Place::Section(i) => owners.get(&i).copied().unwrap_or(s),
-                    _ => s,
-                },
-                _ => s,
-            }
-        };
+        let function_of = |s: SymIdx| owning_function(st, &owners, s);
         let mut edges: BTreeMap<SymIdx, BTreeSet<SymIdx>> = BTreeMap::new();
         for r in st.relocs.iter().filter(|r| r.live) {
             if let Some(&f) = owners.get(&r.section) {
@@ -162,15 +167,7 @@ impl References {
 /// goes). Any other function referred to is followed.
 pub fn kept_functions(st: &LinkState, roots: &[SymIdx], held: &[SymIdx]) -> BTreeSet<SymIdx> {
     let owners = super::state::query::text_owners(st);
-    let function_of = |s: SymIdx| -> SymIdx {
-        match st.symbol(s) {
-            Some(sym) if sym.sym_type == STT_SECTION => match sym.place {
-                Place::Section(i) => owners.get(&i).copied().unwrap_or(s),
-                _ => s,
-            },
-            _ => s,
-        }
-    };
+    let function_of = |s: SymIdx| owning_function(st, &owners, s);
     let protos = prototype_texts(st);
     let text = |input: usize, off: u32| protos.get(&(input, off)).map_or("", String::as_str);
     let mut edges: BTreeMap<SymIdx, Vec<SymIdx>> = BTreeMap::new();
