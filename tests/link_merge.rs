@@ -179,7 +179,14 @@ fn check_symbols(case: &Path, st: &LinkState) -> Vec<String> {
     }
     // What nvlink's dead-code elimination drops must be unreachable for
     // culdb (or be listed above with the reason).
-    let live = culdb::link::reach::referenced_as_checked(st, &BTreeSet::new());
+    let kernels: Vec<culdb::link::state::SymIdx> = st
+        .all_symbols()
+        .filter(|(_, s)| {
+            s.other & culdb::link::state::query::STO_ENTRY != 0 && s.sym_type == STT_FUNC && s.is_defined()
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let live = culdb::link::reach::kept_functions(st, &kernels, &[]);
     let dce: BTreeSet<&str> = REMOVED_BY_DCE
         .iter()
         .filter(|(c, _)| *c == name)
