@@ -354,14 +354,14 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
         .filter(|r| owners.get(&r.section) != Some(&function_of(r.sym)))
         .map(|r| function_of(r.sym))
         .collect();
-    let mut held: Vec<SymIdx> = Vec::new();
     dropped_kernels.retain(|(k, why)| {
         let keep = why == HOST_UNUSED && launched_by_code.contains(k);
         if keep {
-            held.push(*k);
+            roots.push(*k);
         }
         !keep
     });
+    let mut held: Vec<SymIdx> = Vec::new();
     // Function addresses held by data (not code, not debug information).
     for r in st.relocs.iter().filter(|r| r.live) {
         if let Some(sec) = st.sections.get(r.section)

@@ -156,15 +156,18 @@ impl References {
 }
 
 /// What a final link's dead-code elimination keeps, as nvlink decides it.
-/// `roots`: the kernels it keeps, whose calls and references it follows;
-/// `held`: functions whose address data (or removed code) holds, kept.
+/// `roots`: the kernels it keeps, whose calls and references it follows
+/// (a kernel the host lists leave out but device code launches among
+/// them: dce_device_launched_callee_sm90); `held`: functions whose address
+/// data holds, kept.
 ///
-/// A function (not a kernel) the call graph lists as address-taken (its
-/// `-2` records) is kept when something refers to it, but nvlink follows its own calls
-/// and references only when a followed function makes an indirect call of
-/// its prototype (dce_address_taken_callee_sm90: `op` stored in a pointer,
-/// no indirect call of `float (float)`: `op` stays, the `inner` it calls
-/// goes). Any other function referred to is followed.
+/// A function the call graph lists as address-taken (its `-2` records)
+/// is kept, but nvlink follows its own calls and references only when a
+/// followed function makes an indirect call of its prototype
+/// (dce_address_taken_callee_sm90: `op` stored in a pointer, no indirect
+/// call of `float (float)`: `op` stays, the `inner` it calls goes; a
+/// kernel `-kernels-used` leaves out but another launches, the same).
+/// Any other function referred to is followed.
 pub fn kept_functions(st: &LinkState, roots: &[SymIdx], held: &[SymIdx]) -> BTreeSet<SymIdx> {
     let owners = super::state::query::text_owners(st);
     let function_of = |s: SymIdx| owning_function(st, &owners, s);
@@ -202,13 +205,9 @@ pub fn kept_functions(st: &LinkState, roots: &[SymIdx], held: &[SymIdx]) -> BTre
     let mut waiting: BTreeSet<SymIdx> = BTreeSet::new();
     let mut called: BTreeSet<&str> = BTreeSet::new();
     let mut work: Vec<SymIdx> = roots.to_vec();
-    // A kernel is followed whenever kept: a kernel launched from the device
-    // is address-taken too, with an empty prototype (sw12's cdpTree:
-    // `childKernel`, which only `parentKernel` launches, keeps its calls).
-    let is_kernel = |f: SymIdx| st.symbol(f).is_some_and(|s| s.other & STO_ENTRY != 0);
     let hold = |f: SymIdx, kept: &mut BTreeSet<SymIdx>, work: &mut Vec<SymIdx>, waiting: &mut BTreeSet<SymIdx>| {
         kept.insert(f);
-        if taken.contains_key(&f) && !is_kernel(f) {
+        if taken.contains_key(&f) {
             waiting.insert(f);
         } else {
             work.push(f);
