@@ -51,6 +51,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_obj_ptx_jit_sm90", &["_Z7k_resetv"]),
     ("host_obj_rdc_sm90", &["_Z7k_resetv"]),
     ("host_obj_sm80_into_sm90_jit", &["_Z7k_resetv"]),
+    ("kernels_used_address_taken_sm90", &["_Z7kUnusedPKfPf"]),
     ("kernels_used_host_lists_sm90", &["_Z2k1Pi"]),
     ("shared_dead_extern_order_sm100", &["_Z10unlaunchedPf"]),
     ("shared_dead_extern_order_sm90", &["_Z10unlaunchedPf"]),
