@@ -41,11 +41,14 @@ use super::setup::LinkSetup;
 use super::state::query::STO_ENTRY;
 use super::state::{LinkState, Place, SectionClass, SymIdx};
 
-/// The phase's cursor: the functions to remove, found in the first step,
-/// then one removal per step.
+/// The phase's cursor: the functions to remove, decided when the phase is
+/// made (before the undefined-reference check, which needs them), then one
+/// removal per step.
 #[derive(Debug, Clone, Default)]
 pub struct Dce {
     planned: bool,
+    /// What the plan removes (`plan`); nothing for `-r` and `-g`.
+    plan: Vec<(SymIdx, String)>,
     dead: Vec<(SymIdx, String)>,
     next: usize,
     /// Undefined names some relocation referred to before the removals.
@@ -163,8 +166,24 @@ pub(crate) fn host_match(pattern: &str, name: &str) -> bool {
 }
 
 impl Dce {
-    pub fn new(_st: &LinkState, _setup: &LinkSetup) -> Self {
-        Dce::default()
+    pub fn new(st: &LinkState, setup: &LinkSetup) -> Self {
+        let plan = if setup.relocatable || setup.debug {
+            Vec::new()
+        } else {
+            plan(st, setup)
+        };
+        Dce { plan, ..Dce::default() }
+    }
+
+    /// The functions the phase will remove (none under `-preserve-relocs`),
+    /// for the undefined-reference check that comes before it: nvlink
+    /// reports an undefined function only when code it keeps calls it
+    /// (host_lists_ld_r_sm90: a kernel the host lists drop calls one).
+    pub fn removals(&self, setup: &LinkSetup) -> BTreeSet<SymIdx> {
+        if setup.keep_dead_code {
+            return BTreeSet::new();
+        }
+        self.plan.iter().map(|&(f, _)| f).collect()
     }
 
     pub fn done(&self) -> bool {
@@ -181,13 +200,13 @@ impl Dce {
             if !setup.relocatable && !setup.debug && setup.keep_dead_code {
                 // nvlink still decides which kernels are dead, and keeps them
                 // (preserve_relocs_dce_sm90).
-                st.dead_kernels_kept = plan(st, setup)
+                st.dead_kernels_kept = std::mem::take(&mut self.plan)
                     .into_iter()
                     .map(|(f, _)| f)
                     .filter(|&f| st.symbol(f).is_some_and(|s| s.other & STO_ENTRY != 0))
                     .collect();
             } else if !setup.relocatable && !setup.debug {
-                self.dead = plan(st, setup);
+                self.dead = std::mem::take(&mut self.plan);
                 self.referenced = undefined_referenced(st);
                 if !self.dead.is_empty() {
                     self.index = RemovalIndex::new(st);
@@ -265,18 +284,6 @@ pub fn lto_unlisted(st: &LinkState, input: usize, kernel: &str) -> bool {
 }
 
 const HOST_UNUSED: &str = "kernel the host objects do not launch (.nvHRKE/.nvHRKI)";
-
-/// The functions a final link's dead-code elimination will remove (none
-/// for `-r`, `-g` and `-preserve-relocs`), for the undefined-reference
-/// check that comes before it: nvlink reports an undefined function only
-/// when code it keeps calls it (host_lists_ld_r_sm90: a kernel the host
-/// lists drop calls an undefined function).
-pub fn planned_removals(st: &LinkState, setup: &LinkSetup) -> BTreeSet<SymIdx> {
-    if setup.relocatable || setup.debug || setup.keep_dead_code {
-        return BTreeSet::new();
-    }
-    plan(st, setup).into_iter().map(|(f, _)| f).collect()
-}
 
 /// The functions to remove, each with its reason, in symbol order.
 fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {

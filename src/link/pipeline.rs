@@ -47,6 +47,9 @@ pub struct Linker {
     started: bool,
     /// Undefined names found after the merge, in nvlink's report order.
     undefined: Vec<SymIdx>,
+    /// Dead-code elimination, planned after the merge (the undefined check
+    /// reads its plan) and run after the resolve phase.
+    dce: Option<super::dce::Dce>,
     /// The output file's bytes, once emitted.
     output: Option<Vec<u8>>,
     /// The LTO step's compiled code is being linked: nvlink's warnings are
@@ -77,6 +80,7 @@ impl Linker {
             stage,
             started: false,
             undefined: Vec::new(),
+            dce: None,
             output: None,
             warnings_back: false,
         }
@@ -637,7 +641,9 @@ impl Linker {
             None => {
                 ev.push(Event::PhaseEnd { phase: Phase::Merge });
                 ev.push(Event::PhaseStart { phase: Phase::Resolve });
-                self.undefined = self.undefined_in_report_order();
+                let dce = super::dce::Dce::new(&self.state, &self.setup);
+                self.undefined = self.undefined_in_report_order(&dce.removals(&self.setup));
+                self.dce = Some(dce);
                 return Stage::Resolve(0);
             }
         };
@@ -658,10 +664,10 @@ impl Linker {
     /// Global undefined names: functions first, then the rest, each in
     /// output-symbol order (the order of nvlink's reports in the corpus).
     /// Names the linker itself defines, texture/surface/sampler references,
-    /// extern shared arrays and references from dead code are not checked.
-    fn undefined_in_report_order(&self) -> Vec<SymIdx> {
-        let removed = super::dce::planned_removals(&self.state, &self.setup);
-        let live = super::reach::referenced_as_checked(&self.state, &removed);
+    /// extern shared arrays and functions only dead code (`removed`, and
+    /// what only it reaches) calls are not checked.
+    fn undefined_in_report_order(&self, removed: &std::collections::BTreeSet<SymIdx>) -> Vec<SymIdx> {
+        let live = super::reach::referenced_as_checked(&self.state, removed);
         // Input by input (the one that first referred to it), functions
         // before variables (err_undefined_order_sm90).
         let mut undef: Vec<(SymIdx, (usize, bool))> = self
@@ -682,7 +688,8 @@ impl Linker {
                 Stage::Failed
             } else {
                 ev.push(Event::PhaseStart { phase: Phase::Dce });
-                Stage::Dce(super::dce::Dce::new(&self.state, &self.setup))
+                let dce = self.dce.take();
+                Stage::Dce(dce.unwrap_or_else(|| super::dce::Dce::new(&self.state, &self.setup)))
             };
         };
         let sym = self.state.symbol(idx).cloned().expect("undefined symbol exists");
