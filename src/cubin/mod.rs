@@ -18,8 +18,10 @@ pub mod nvinfo;
 pub mod prototype;
 pub mod read;
 pub mod rel_action;
+pub mod shared;
 pub mod tables;
 pub mod write;
 
 pub use error::FormatError;
 pub use model::{Cubin, Header, Reloc, Section, Segment, Symbol};
+pub use shared::SharedCubin;

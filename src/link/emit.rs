@@ -43,7 +43,7 @@ pub fn bytes(st: &LinkState, setup: &LinkSetup) -> Result<Vec<u8>, EmitError> {
 }
 
 /// The output cubin.
-pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitError> {
+pub fn build<'a>(st: &'a LinkState, setup: &LinkSetup) -> Result<Cubin<'a>, EmitError> {
     // Past SHN_LORESERVE sections the file needs ELF extended section
     // numbering, and with it `.symtab_shndx` (see `build_with`). nvlink
     // decides while merging: a link that had that many sections keeps the
@@ -64,7 +64,7 @@ pub fn build(st: &LinkState, setup: &LinkSetup) -> Result<Cubin<'static>, EmitEr
 /// after the debug sections, before the notes (a `-r` link of 100,000
 /// functions: `.shstrtab`, `.strtab`, `.symtab`, `.debug_frame`,
 /// `.symtab_shndx`, `.note.nv.tkinfo`, ...).
-fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin<'static>, EmitError> {
+fn build_with<'a>(st: &'a LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin<'a>, EmitError> {
     // The first input's header fields; a link nothing was linked into
     // (empty_link_sm75, empty_link_sm100) gets nvlink's for the target.
     let (os_abi, abi_version, e_version, e_flags) = match st.inputs.first() {
@@ -121,8 +121,8 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         LineOrder::default()
     };
 
-    let mut sections: Vec<Section<'static>> = vec![section("", SHT_NULL, 0, 0, 0, Vec::new())];
-    let add = |sections: &mut Vec<Section<'static>>, s: Section<'static>| -> usize {
+    let mut sections: Vec<Section<'a>> = vec![section("", SHT_NULL, 0, 0, 0, Vec::new())];
+    let add = |sections: &mut Vec<Section<'a>>, s: Section<'a>| -> usize {
         sections.push(s);
         sections.len() - 1
     };
@@ -187,10 +187,12 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
             stmt_lists_of.entry(r.section).or_default().push(r);
         }
     }
-    let mut place = |sections: &mut Vec<Section<'static>>, k: usize| {
+    let mut place = |sections: &mut Vec<Section<'a>>, k: usize| {
         let s = &st.sections[k];
         let sh_type = output_section_type(s.sh_type, relocatable);
-        let data = lines.data(k).map_or_else(|| s.data.clone(), <[u8]>::to_vec);
+        let data: std::borrow::Cow<'a, [u8]> = lines
+            .data(k)
+            .map_or(std::borrow::Cow::Borrowed(&s.data[..]), |d| d.to_vec().into());
         let mut o = section(&s.name, sh_type, s.flags, s.align, s.entsize, data);
         // Symbol indices inside the bytes (unified-table entries, `link::uft`).
         for f in fixups_of.get(&k).into_iter().flatten() {
@@ -266,7 +268,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // Notes, then the tables, then code and data in creation order.
     let mut pending_note: Vec<(usize, usize)> = Vec::new();
     for (n, note) in st.notes.iter().enumerate() {
-        let mut s = section(&note.name, SHT_NOTE, note.flags, 4, 0, note.data.clone());
+        let mut s = section(&note.name, SHT_NOTE, note.flags, 4, 0, &note.data[..]);
         s.link = note.link;
         s.info = note.info;
         let i = add(&mut sections, s);
@@ -358,7 +360,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     for t in st.tables.iter().filter(|t| t.name == ".nv.uidx") {
         add(
             &mut sections,
-            section(&t.name, t.sh_type, t.flags, t.align, t.entsize, t.data.clone()),
+            section(&t.name, t.sh_type, t.flags, t.align, t.entsize, &t.data[..]),
         );
     }
     if let Some(k) = uft_entry.filter(|_| relocatable) {
@@ -503,7 +505,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
         sections[i].link = symtab as u32;
     }
     for t in st.tables.iter().filter(|t| t.name != ".nv.uidx") {
-        let mut s = section(&t.name, t.sh_type, t.flags, t.align, t.entsize, t.data.clone());
+        let mut s = section(&t.name, t.sh_type, t.flags, t.align, t.entsize, &t.data[..]);
         if t.links_symtab {
             s.link = symtab as u32;
         }
@@ -609,7 +611,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     }
     let mut pending_rel: Vec<(usize, usize)> = Vec::new();
     let add_resolved = |resolved: &mut BTreeMap<usize, Vec<Reloc>>,
-                        sections: &mut Vec<Section<'static>>,
+                        sections: &mut Vec<Section<'a>>,
                         pending: &mut Vec<(usize, usize)>,
                         sec: usize| {
         if let Some(relocs) = resolved.remove(&sec) {
@@ -633,7 +635,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     // relocation, comes after the Mercury sections (sm107_texture_syscall;
     // the real-world convolutionTexture; dct8x8's texture kernels keep
     // theirs in place beside a Mercury table).
-    let mut after_mercury: Vec<(Section<'static>, usize)> = Vec::new();
+    let mut after_mercury: Vec<(Section<'a>, usize)> = Vec::new();
     let slot_classic_only = |slot: &Slot| match slot {
         Slot::State(i) => super::state::mercury::classic_only(st, *i),
         _ => false,
@@ -709,7 +711,7 @@ fn build_with(st: &LinkState, setup: &LinkSetup, extended: bool) -> Result<Cubin
     for (i, sec) in pending_rel {
         sections[i].info = out_index.get(&sec).copied().unwrap_or(0) as u32;
     }
-    let after_mercury: Vec<Section<'static>> = after_mercury
+    let after_mercury: Vec<Section<'a>> = after_mercury
         .into_iter()
         .map(|(mut s, sec)| {
             s.info = out_index.get(&sec).copied().unwrap_or(0) as u32;

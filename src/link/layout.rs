@@ -230,10 +230,17 @@ fn input_positions(st: &LinkState) -> foldhash::HashMap<SymIdx, (usize, usize)> 
 
 impl Layout {
     pub fn new(st: &LinkState, _setup: &LinkSetup) -> Self {
-        let parsed: Vec<Option<crate::cubin::Cubin<'_>>> = st
+        // What layout reads of each input: its symbols' values and its
+        // sections' sh_info (a parse per input, dropped at once: keeping
+        // every parsed input was a fifth of a 5,000-object link's memory).
+        let parsed: Vec<Option<(Vec<u64>, Vec<u32>)>> = st
             .inputs
             .par_iter()
-            .map(|r| crate::cubin::read::parse(&r.data).ok())
+            .map(|r| {
+                let c = crate::cubin::read::parse(&r.data).ok()?;
+                let values = c.symbols.iter().map(|y| y.value).collect();
+                Some((values, c.sections.iter().map(|s| s.info).collect()))
+            })
             .collect();
         // Raw input values, found through the mapping arrays.
         let mut raw_value = BTreeMap::new();
@@ -249,8 +256,8 @@ impl Layout {
                     || matches!(s.place, Place::Common { .. })
                     || is_shared_var(s)
                     || is_reserved_var(s);
-                if wanted && let Some(y) = c.symbols.get(j) {
-                    raw_value.insert(idx, y.value);
+                if wanted && let Some(&v) = c.0.get(j) {
+                    raw_value.insert(idx, v);
                 }
             }
         }
@@ -271,8 +278,8 @@ impl Layout {
             let Some(info) = parsed
                 .get(input)
                 .and_then(|c| c.as_ref())
-                .and_then(|c| c.sections.get(j))
-                .map(|s| s.info as usize)
+                .and_then(|c| c.1.get(j))
+                .map(|&info| info as usize)
             else {
                 continue;
             };

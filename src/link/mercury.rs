@@ -173,7 +173,7 @@ pub fn classic_twins_of_kept(st: &LinkState, relocatable: bool) -> BTreeSet<Stri
 /// Adds the Mercury sections and `.nv.merc.symtab` to the output model.
 /// `after`: classic sections nvlink writes after the Mercury ones (see
 /// `emit`).
-pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>) -> Result<(), String> {
+pub fn emit<'a>(st: &'a LinkState, c: &mut Cubin<'a>, after: Vec<Section<'a>>) -> Result<(), String> {
     let m = &st.mercury;
     if m.is_empty() {
         c.sections.extend(after);
@@ -231,7 +231,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
     ));
     c.sections[symtab].link = strtab;
     let mut out_of: HashMap<usize, usize> = HashMap::default();
-    let push_data = |c: &mut Cubin<'static>, out_of: &mut HashMap<usize, usize>, k: usize| {
+    let push_data = |c: &mut Cubin<'a>, out_of: &mut HashMap<usize, usize>, k: usize| {
         let s = &m.sections[k];
         let mut o = super::out::section(&s.name, s.sh_type, s.flags, s.align, s.entsize, s.data.clone());
         if s.nobits {
@@ -252,7 +252,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
         push_data(c, &mut out_of, k);
     }
     // Tables are filled once the symbol indices are known.
-    let info_at = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i);
+    let info_at = |c: &Cubin<'_>, name: &str| c.section_by_name(name).map(|(i, _)| i);
     let mut copies: Vec<(usize, &MercCopy)> = Vec::new();
     let mut per_fn: Vec<(usize, SymIdx)> = Vec::new();
     let module = m.copies.iter().find(|x| x.classic == ".nv.info");
@@ -440,7 +440,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
     }
 
     // The symbol table, parallel to .symtab but for the classic-only symbols.
-    let section_index = |c: &Cubin<'static>, name: &str| c.section_by_name(name).map(|(i, _)| i as u32);
+    let section_index = |c: &Cubin<'_>, name: &str| c.section_by_name(name).map(|(i, _)| i as u32);
     let mut merc_syms: Vec<Symbol> = vec![c.symbols.first().cloned().unwrap_or(Symbol {
         name: String::new(),
         value: 0,
@@ -763,7 +763,7 @@ pub fn emit(st: &LinkState, c: &mut Cubin<'static>, after: Vec<Section<'static>>
 /// zero bytes; `.strtab` the names of `.symtab`'s symbols, then those only
 /// `.nv.merc.symtab` has, then the prototype strings (corpus: every sm_100
 /// and sm_120 case).
-fn string_tables(st: &LinkState, c: &mut Cubin<'static>) {
+fn string_tables(st: &LinkState, c: &mut Cubin<'_>) {
     let pool = |seed: Vec<u8>, names: &mut dyn Iterator<Item = &str>| {
         let mut out = seed;
         let mut seen: std::collections::HashSet<Vec<u8>> = out.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
@@ -887,7 +887,7 @@ fn header_type(rtype: u32) -> Option<u32> {
     }
 }
 
-fn header_tables(c: &Cubin<'static>) -> Vec<HeaderTable> {
+fn header_tables(c: &Cubin<'_>) -> Vec<HeaderTable> {
     let mut out = Vec::new();
     for s in &c.sections {
         let Some(kernel) = s.name.strip_prefix(".rela.nv.constant0.") else {
@@ -921,7 +921,7 @@ fn header_tables(c: &Cubin<'static>) -> Vec<HeaderTable> {
 
 /// The output section of the classic code of function `f`: where its
 /// classic symbol lies.
-fn function_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, f: SymIdx) -> Option<usize> {
+fn function_text(c: &Cubin<'_>, classic_index: &HashMap<SymIdx, usize>, f: SymIdx) -> Option<usize> {
     let sym = c.symbols.get(*classic_index.get(&f)?)?;
     (sym.shndx != SHN_UNDEF && (sym.shndx as usize) < c.sections.len()).then_some(sym.shndx as usize)
 }
@@ -930,7 +930,7 @@ fn function_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, f: 
 /// its function's classic symbol, when that section has the twin's name (two
 /// inputs' local helpers of one name have one each: local_helper_twice_sm100),
 /// else the first section of that name.
-fn twin_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, s: &MercSection) -> Option<usize> {
+fn twin_text(c: &Cubin<'_>, classic_index: &HashMap<SymIdx, usize>, s: &MercSection) -> Option<usize> {
     let classic = s.name.strip_prefix(".nv.capmerc")?;
     s.info_symbol
         .and_then(|f| function_text(c, classic_index, f))
@@ -941,12 +941,12 @@ fn twin_text(c: &Cubin<'static>, classic_index: &HashMap<SymIdx, usize>, s: &Mer
 /// The output section named `name` that hangs on section `text` through
 /// sh_info (`.nv.info.<fn>`, `.rela.text.<fn>` of one of two local functions
 /// of one name), else the first of that name.
-fn attached(c: &Cubin<'static>, name: &str, text: Option<usize>) -> Option<usize> {
+fn attached(c: &Cubin<'_>, name: &str, text: Option<usize>) -> Option<usize> {
     text.and_then(|t| c.sections.iter().position(|x| x.name == name && x.info as usize == t))
         .or_else(|| c.section_by_name(name).map(|(i, _)| i))
 }
 
-fn section_index_of(c: &Cubin<'static>, name: &str) -> u32 {
+fn section_index_of(c: &Cubin<'_>, name: &str) -> u32 {
     c.section_by_name(name).map(|(i, _)| i as u32).unwrap_or(0)
 }
 
@@ -997,7 +997,7 @@ fn shared_variable_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], me
 /// that is no unit's start is written as it is; a final link of an `-r`
 /// output (two units in one input, addend 0x58) gets the second classic
 /// unit's 0x4e. `-r` writes nothing there, on either side.
-fn debug_line_units(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usize, usize>) {
+fn debug_line_units(st: &LinkState, c: &mut Cubin<'_>, out_of: &HashMap<usize, usize>) {
     let m = &st.mercury;
     for r in m.relocs.iter().filter(|r| r.live && is_driver_type(r.rtype)) {
         let Some(&i) = out_of.get(&r.section) else { continue };
@@ -1043,7 +1043,7 @@ fn debug_line_units(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usi
 /// classic header holds the same value, `-r` included (debug_line_str_sm120:
 /// the second input's unit holds the first's `.debug_str` size). A `-r`
 /// output has no such record left, and its units keep what they hold.
-fn line_header_fields(st: &LinkState, c: &mut Cubin<'static>, out_of: &HashMap<usize, usize>) {
+fn line_header_fields(st: &LinkState, c: &mut Cubin<'_>, out_of: &HashMap<usize, usize>) {
     let m = &st.mercury;
     for r in m.relocs.iter().filter(|r| r.live) {
         let Some(merc) = m.sections.get(r.section) else {
@@ -1109,7 +1109,7 @@ fn mercury_value(st: &LinkState, r: &MercReloc, merc_syms: &[Symbol], merc: u32)
 /// input's Mercury symbol gives value, size and section.
 fn merc_symbol(
     st: &LinkState,
-    c: &Cubin<'static>,
+    c: &Cubin<'_>,
     s: &Symbol,
     si: Option<SymIdx>,
     out_of: &HashMap<usize, usize>,

@@ -19,7 +19,7 @@ use super::state::{Contribution, LinkState, OutNvInfo, SymIdx};
 /// What the merge of one input tells the Mercury half.
 pub struct MergeView<'a> {
     pub input: usize,
-    pub cubin: &'a Cubin<'static>,
+    pub cubin: &'a Cubin<'a>,
     /// Classic input sections of weak definitions that were not kept.
     pub dropped: &'a BTreeSet<usize>,
     /// Classic symbols of weak data definitions that lost to a strong one

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cubin::callgraph::{self, Record};
 use crate::cubin::consts::*;
 use crate::cubin::nvinfo::{self, code};
-use crate::cubin::{Cubin, Symbol, compat, read};
+use crate::cubin::{Cubin, SharedCubin, Symbol, compat, read};
 
 use super::diag::Diagnostic;
 use super::event::{Event, MergePass, Resolution, WeakCandidate, WeakRule};
@@ -50,7 +50,7 @@ pub enum Cursor {
 #[derive(Debug, Clone)]
 pub struct InputMerge {
     pub input: usize,
-    pub cubin: Cubin<'static>,
+    pub cubin: SharedCubin,
     pub cursor: Cursor,
     /// Input sections that belong to a discarded weak definition.
     dropped: BTreeSet<usize>,
@@ -94,9 +94,9 @@ impl InputMerge {
     /// Parses the input's bytes (already validated by the reader) for merging.
     pub fn new(state: &LinkState, input: usize) -> Result<Self, Diagnostic> {
         let rec = &state.inputs[input];
-        let cubin = read::parse_for_link(&rec.data)
-            .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?
-            .into_owned();
+        let shared = SharedCubin::parse(&rec.data, read::parse_for_link)
+            .map_err(|e| Diagnostic::fatal(format!("Malformed input file '{}': {}", rec.name, e)))?;
+        let cubin = shared.get();
         let mut regcounts = HashMap::default();
         for s in cubin.sections.iter().filter(|s| s.sh_type == SHT_CUDA_INFO) {
             let Ok(info) = nvinfo::decode(&s.data) else { continue };
@@ -127,7 +127,7 @@ impl InputMerge {
             section_symbol_of,
             merc_frame,
             function_of,
-            cubin,
+            cubin: shared,
             cursor: Cursor::Start,
             dropped: BTreeSet::new(),
             lost_banks: BTreeSet::new(),
@@ -144,7 +144,7 @@ impl InputMerge {
     fn mercury_view(&self) -> super::mercury_merge::MergeView<'_> {
         super::mercury_merge::MergeView {
             input: self.input,
-            cubin: &self.cubin,
+            cubin: self.cubin.get(),
             dropped: &self.dropped,
             lost_to_strong: &self.lost_to_strong,
         }
@@ -158,8 +158,8 @@ impl InputMerge {
     /// among them ends the link.
     pub fn step(&mut self, st: &mut LinkState) -> Vec<Event> {
         let mut ev = Vec::new();
-        let nsym = self.cubin.symbols.len();
-        let nsec = self.cubin.sections.len();
+        let nsym = self.cubin.get().symbols.len();
+        let nsec = self.cubin.get().sections.len();
         match self.cursor {
             Cursor::Start => {
                 let maps = InputMaps {
@@ -167,7 +167,7 @@ impl InputMerge {
                     map_section_index: vec![0; nsec],
                     map_section_offset: vec![0; nsec],
                     weak_processed: vec![false; nsym],
-                    creation: creation_order(&self.cubin),
+                    creation: creation_order(self.cubin.get()),
                     info_creation: Vec::new(),
                 };
                 if st.maps.len() <= self.input {
@@ -177,6 +177,7 @@ impl InputMerge {
                 let m = &mut st.maps[self.input];
                 m.info_creation = self
                     .cubin
+                    .get()
                     .sections
                     .iter()
                     .zip(&m.creation)
@@ -258,7 +259,7 @@ impl InputMerge {
         ev.push(Event::SymbolMapped {
             input: self.input,
             in_symbol: i,
-            name: self.cubin.symbols[i].name.clone(),
+            name: self.cubin.get().symbols[i].name.clone(),
             out,
             resolution: res,
         });
@@ -328,7 +329,7 @@ impl InputMerge {
     // ---- pass 1: weak symbols -------------------------------------------------
 
     fn weak_symbol(&mut self, st: &mut LinkState, i: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
-        let sym = self.cubin.symbols[i].clone();
+        let sym = self.cubin.get().symbols[i].clone();
         if sym.is_defined() && sym.sym_type == STT_NOTYPE && sym.size == 0 && self.is_reserved_shared(sym.shndx) {
             // An alias in reserved shared memory (`empty_reserved_shared`;
             // sm_110's section also holds `__nv_reservedSMEM_gb10b_war_var`,
@@ -538,7 +539,7 @@ impl InputMerge {
             if !is_func && old.binding == STB_GLOBAL {
                 self.lost_to_strong.insert(i);
             }
-            if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.sections.len() {
+            if is_func && sym.is_defined() && (sym.shndx as usize) < self.cubin.get().sections.len() {
                 self.drop_definition(sym.shndx as usize);
             } else if self.is_reserved_shared(sym.shndx) {
                 // Reserved shared memory belongs to its variable: one copy
@@ -549,6 +550,7 @@ impl InputMerge {
                 && sym.shndx != SHN_ABS
                 && !self
                     .cubin
+                    .get()
                     .sections
                     .get(sym.shndx as usize)
                     .is_some_and(|x| is_nobits(x.sh_type))
@@ -572,7 +574,7 @@ impl InputMerge {
         let text = sym.shndx as usize;
         let m = &mut st.maps[self.input];
         for (_, at, j) in m.info_creation.iter_mut() {
-            let info = self.cubin.sections.get(*j as usize);
+            let info = self.cubin.get().sections.get(*j as usize);
             if info.is_some_and(|x| x.flags & SHF_INFO_LINK != 0 && x.info as usize == text) && at.0 != 0 {
                 *at = (0, i as u32, 2);
             }
@@ -582,12 +584,13 @@ impl InputMerge {
     /// Whether input section `j` is an empty reserved shared memory section
     /// ([`empty_reserved_shared`]).
     fn empty_reserved_shared(&self, j: usize) -> bool {
-        empty_reserved_shared(&self.cubin, j)
+        empty_reserved_shared(self.cubin.get(), j)
     }
 
     /// Whether input section `j` is `.nv.shared.reserved.*`.
     fn is_reserved_shared(&self, j: u32) -> bool {
         self.cubin
+            .get()
             .sections
             .get(j as usize)
             .is_some_and(|s| j != 0 && classify(&s.name, s.sh_type) == SectionClass::SharedReserved)
@@ -602,7 +605,7 @@ impl InputMerge {
     /// sm_75, sm_90, sm_100 and sm_120, for kernels and device functions).
     fn drop_definition(&mut self, text: usize) {
         self.dropped.insert(text);
-        for (j, s) in self.cubin.sections.iter().enumerate() {
+        for (j, s) in self.cubin.get().sections.iter().enumerate() {
             // Mercury sections' sh_info counts in their own numbering
             // (link::mercury_merge decides for them).
             if s.flags & SHF_MERCURY_DEFERRED == 0
@@ -747,7 +750,7 @@ impl InputMerge {
         {
             return Ok(());
         }
-        let sym = self.cubin.symbols[i].clone();
+        let sym = self.cubin.get().symbols[i].clone();
         if sym.binding == STB_LOCAL {
             if sym.sym_type == STT_SECTION {
                 let s = sym.shndx as usize;
@@ -759,6 +762,7 @@ impl InputMerge {
                 // is mapped in the section pass.
                 if self
                     .cubin
+                    .get()
                     .sections
                     .get(s)
                     .is_some_and(|x| classify(&x.name, x.sh_type) == SectionClass::Text)
@@ -847,14 +851,15 @@ impl InputMerge {
     fn section_symbol(&self, st: &mut LinkState, out: usize) -> SymIdx {
         let mut name = st.sections[out].name.clone();
         if let Some(f) = name.strip_prefix(".nv.constant2.")
-            && !self.cubin.merc_symbols.is_empty()
+            && !self.cubin.get().merc_symbols.is_empty()
         {
             let optimizer = format!(".nv.constant.optimizer.{f}");
-            let named = self.cubin.symbols.iter().any(|y| {
+            let named = self.cubin.get().symbols.iter().any(|y| {
                 y.sym_type == STT_SECTION
                     && y.name == optimizer
                     && self
                         .cubin
+                        .get()
                         .sections
                         .get(y.shndx as usize)
                         .is_some_and(|x| x.name == name)
@@ -884,7 +889,7 @@ impl InputMerge {
 
     /// Why an input section is not merged as code or data, if it is not.
     fn skip_reason(&self, j: usize) -> Option<&'static str> {
-        let Some(s) = self.cubin.sections.get(j) else {
+        let Some(s) = self.cubin.get().sections.get(j) else {
             return Some("not a section of the input");
         };
         if j == 0 {
@@ -919,7 +924,7 @@ impl InputMerge {
         {
             return Ok((out as usize, maps.map_section_offset[j]));
         }
-        let Some(s) = self.cubin.sections.get(j) else {
+        let Some(s) = self.cubin.get().sections.get(j) else {
             return Ok((0, 0));
         };
         let class = classify(&s.name, s.sh_type);
@@ -1018,9 +1023,12 @@ impl InputMerge {
     /// from the Mercury one, where they are (`-r` output of one input
     /// linked after another: 0x68 becomes 0xd0 + 0x68).
     fn rebase_frame_pointers(&self, j: usize, data: &mut [u8], base: u64) {
-        let Some(s) = self.cubin.sections.get(j) else { return };
+        let Some(s) = self.cubin.get().sections.get(j) else {
+            return;
+        };
         let patched: Vec<u64> = self
             .cubin
+            .get()
             .sections
             .iter()
             .filter(|r| is_reloc_section(r.sh_type) && r.info as usize == j)
@@ -1045,7 +1053,7 @@ impl InputMerge {
         if j == 0 {
             return Ok(());
         }
-        let s = &self.cubin.sections[j];
+        let s = &self.cubin.get().sections[j];
         let (name, flags, sh_type) = (s.name.clone(), s.flags, s.sh_type);
         if self.dropped.contains(&j) {
             ev.push(Event::SectionSkipped {
@@ -1071,7 +1079,7 @@ impl InputMerge {
         }
         match sh_type {
             SHT_CUDA_INFO => self.nvinfo(st, j, ev),
-            SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &self.cubin.sections[j].data, ev)?,
+            SHT_CUDA_COMPAT_INFO => self.merge_compat(st, &self.cubin.get().sections[j].data, ev)?,
             SHT_CUDA_CALLGRAPH => self.callgraph(st, j, ev),
             SHT_REL | SHT_RELA => self.relocations(st, j, ev)?,
             _ => {
@@ -1123,7 +1131,7 @@ impl InputMerge {
     /// For a GLOBAL function this input defines: the earlier WEAK definition
     /// of its name it will replace, and that definition's input.
     fn will_replace_weak(&self, st: &LinkState, sym: u32) -> Option<(SymIdx, usize)> {
-        let s = self.cubin.symbols.get(sym as usize)?;
+        let s = self.cubin.get().symbols.get(sym as usize)?;
         if s.binding != STB_GLOBAL || s.sym_type != STT_FUNC || !s.is_defined() {
             return None;
         }
@@ -1138,8 +1146,8 @@ impl InputMerge {
     /// (right after the weak pass), and moves its relocations with it.
     fn edit_frames(&mut self, st: &mut LinkState, ev: &mut Vec<Event>) {
         let (Some((df, classic)), Some((_, merc))) = (
-            self.cubin.section_by_name(".debug_frame"),
-            self.cubin.section_by_name(".nv.merc.debug_frame"),
+            self.cubin.get().section_by_name(".debug_frame"),
+            self.cubin.get().section_by_name(".nv.merc.debug_frame"),
         ) else {
             return;
         };
@@ -1148,6 +1156,7 @@ impl InputMerge {
         let mut winners = Vec::new();
         for s in self
             .cubin
+            .get()
             .sections
             .iter()
             .filter(|s| is_reloc_section(s.sh_type) && s.info as usize == df)
@@ -1177,11 +1186,15 @@ impl InputMerge {
         for (k, out, old_input) in winners {
             copy_fde_body(st, &original, recs[k], out, old_input);
         }
-        for (j, s) in self.cubin.sections.iter_mut().enumerate() {
-            if !is_reloc_section(s.sh_type) || s.info as usize != df {
+        let tied: Vec<usize> = (self.cubin.get().sections.iter().enumerate())
+            .filter(|(_, s)| is_reloc_section(s.sh_type) && s.info as usize == df)
+            .map(|(j, _)| j)
+            .collect();
+        for j in tied {
+            let Some(relocs) = self.cubin.relocs_mut(j) else {
                 continue;
-            }
-            s.relocs.retain_mut(|r| match edit.map(r.offset) {
+            };
+            relocs.retain_mut(|r| match edit.map(r.offset) {
                 Some(o) => {
                     r.offset = o;
                     true
@@ -1197,7 +1210,7 @@ impl InputMerge {
                 }
             });
         }
-        self.cubin.sections[df].data = edit.data.clone().into();
+        self.cubin.set_section_data(df, edit.data.clone());
         self.frame = Some((original, edit));
     }
 
@@ -1239,6 +1252,7 @@ impl InputMerge {
     fn lost_nobits(&self, st: &LinkState, j: usize) -> bool {
         if !self
             .cubin
+            .get()
             .sections
             .get(j)
             .is_some_and(|x| j != 0 && is_nobits(x.sh_type))
@@ -1247,7 +1261,7 @@ impl InputMerge {
         }
         let lost = &st.maps[self.input].weak_processed;
         let mut any = false;
-        for (i, y) in self.cubin.symbols.iter().enumerate() {
+        for (i, y) in self.cubin.get().symbols.iter().enumerate() {
             if i == 0 || y.sym_type == STT_SECTION || y.shndx as usize != j {
                 continue;
             }
@@ -1267,7 +1281,7 @@ impl InputMerge {
     /// once per relocation section: a scan per relocation was most of the
     /// NVSHMEM link.
     fn lost_data_ranges(&self, st: &LinkState, target: usize) -> Vec<(u64, u64)> {
-        lost_data_ranges(&self.cubin.symbols, target, |i| {
+        lost_data_ranges(&self.cubin.get().symbols, target, |i| {
             lost_weak_data(st, self.input, &self.lost_to_strong, i)
         })
     }
@@ -1280,13 +1294,14 @@ impl InputMerge {
             .unwrap_or(false)
             && self
                 .cubin
+                .get()
                 .symbols
                 .get(in_sym as usize)
                 .is_some_and(|s| s.sym_type == STT_FUNC)
     }
 
     fn nvinfo(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
-        let s = &self.cubin.sections[j];
+        let s = &self.cubin.get().sections[j];
         let Ok(info) = nvinfo::decode(&s.data) else {
             ev.push(Event::SectionSkipped {
                 input: self.input,
@@ -1331,7 +1346,7 @@ impl InputMerge {
     }
 
     fn callgraph(&mut self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) {
-        let Ok(cg) = callgraph::decode(&self.cubin.sections[j].data) else {
+        let Ok(cg) = callgraph::decode(&self.cubin.get().sections[j].data) else {
             return;
         };
         let (mut kept, mut dropped) = (0, 0);
@@ -1368,10 +1383,16 @@ impl InputMerge {
     /// the classic CIE of the same rank (arch_sm100_smoke: lib.cubin's
     /// `.debug_frame + 0x70` is its second CIE, at 0x68).
     fn frame_addend(&self, target: usize, addend: i64) -> i64 {
-        let Some(classic) = self.cubin.sections.get(target).filter(|x| x.name == ".debug_frame") else {
+        let Some(classic) = self
+            .cubin
+            .get()
+            .sections
+            .get(target)
+            .filter(|x| x.name == ".debug_frame")
+        else {
             return addend;
         };
-        let Some(merc) = self.merc_frame.and_then(|k| self.cubin.sections.get(k)) else {
+        let Some(merc) = self.merc_frame.and_then(|k| self.cubin.get().sections.get(k)) else {
             return addend;
         };
         // CIE ranks are those of the section as ptxas wrote it.
@@ -1385,7 +1406,7 @@ impl InputMerge {
     }
 
     fn relocations(&self, st: &mut LinkState, j: usize, ev: &mut Vec<Event>) -> Result<(), MergeFailed> {
-        let s = &self.cubin.sections[j];
+        let s = &self.cubin.get().sections[j];
         let target = s.info as usize;
         if self.dropped.contains(&target) {
             for r in &s.relocs {
@@ -1402,7 +1423,7 @@ impl InputMerge {
         if s.relocs.is_empty() && s.sh_type == SHT_RELA {
             st.empty_relas.push((out, st.relocs.len(), self.input));
         }
-        let debug = classify(&self.cubin.sections[target].name, 0) == SectionClass::Debug;
+        let debug = classify(&self.cubin.get().sections[target].name, 0) == SectionClass::Debug;
         let lost_data = if debug {
             Vec::new()
         } else {
@@ -1413,7 +1434,7 @@ impl InputMerge {
             // existing one that lost keeps them: see `replace_function`),
             // except in `.debug_info` and `.debug_loc`, which keep them
             // against the winner (debug_weak_template_sm90).
-            let tname = self.cubin.sections[target].name.as_str();
+            let tname = self.cubin.get().sections[target].name.as_str();
             if debug && self.is_discarded(st, r.sym) && !matches!(tname, ".debug_info" | ".debug_loc") {
                 if super::line_order::is_line_table(tname) {
                     st.lost_line_records.push((out, base + r.offset));
@@ -1439,7 +1460,7 @@ impl InputMerge {
                 Some(x) => x,
                 None => {
                     // A section symbol of a section not yet mapped.
-                    let y = &self.cubin.symbols[r.sym as usize];
+                    let y = &self.cubin.get().symbols[r.sym as usize];
                     if y.sym_type == STT_SECTION && !self.dropped.contains(&(y.shndx as usize)) {
                         let (o, _) = self.ensure_section(st, y.shndx as usize, ev)?;
                         let idx = self.section_symbol(st, o);
@@ -1459,6 +1480,7 @@ impl InputMerge {
             let addend = if debug
                 && self
                     .cubin
+                    .get()
                     .symbols
                     .get(r.sym as usize)
                     .is_some_and(|y| y.sym_type == STT_SECTION && y.shndx as usize == target)

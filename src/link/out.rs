@@ -385,7 +385,14 @@ pub fn output_symbol(s: &OutSymbol, relocatable: bool) -> (u8, u8, u8) {
 }
 
 /// A new output section with no link, info or relocations yet.
-pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, entsize: u64, data: Vec<u8>) -> Section<'static> {
+pub fn section<'a>(
+    name: &str,
+    sh_type: u32,
+    flags: u64,
+    align: u64,
+    entsize: u64,
+    data: impl Into<std::borrow::Cow<'a, [u8]>>,
+) -> Section<'a> {
     Section {
         name: name.to_string(),
         sh_type,
