@@ -299,6 +299,66 @@ pub fn headers(data: &[u8]) -> Option<Headers> {
     let ehdr = pod_at::<FileHeader64<LE>>(data, 0, "ELF header").ok()?;
     let shdrs = section_headers(data, ehdr).ok()?;
     let infos = shdrs.iter().map(|sh| sh.sh_info.get(LE)).collect();
+    let compat = named_in(data, ehdr, shdrs, ".nv.compat").map(|s| s.data);
+    let accelerated = compat.and_then(crate::arch::input::accelerator_target) == Some(1);
+    Some(Headers { infos, accelerated })
+}
+
+/// A section found by name from the headers alone.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawSection<'a> {
+    pub sh_type: u32,
+    pub flags: u64,
+    pub link: u32,
+    pub info: u32,
+    pub data: &'a [u8],
+}
+
+/// The first section named `name`, read from the section headers and the
+/// section name table only (no symbols decoded); None when there is none
+/// or the headers cannot be read.
+pub fn find_section<'a>(data: &'a [u8], name: &str) -> Option<RawSection<'a>> {
+    let ehdr = pod_at::<FileHeader64<LE>>(data, 0, "ELF header").ok()?;
+    let shdrs = section_headers(data, ehdr).ok()?;
+    named_in(data, ehdr, shdrs, name)
+}
+
+/// Every section, from the section headers alone (no names or symbols
+/// decoded); None when the headers cannot be read.
+pub fn raw_sections(data: &[u8]) -> Option<Vec<RawSection<'_>>> {
+    let ehdr = pod_at::<FileHeader64<LE>>(data, 0, "ELF header").ok()?;
+    let shdrs = section_headers(data, ehdr).ok()?;
+    Some(
+        shdrs
+            .iter()
+            .map(|sh| raw_section(data, sh).unwrap_or_default())
+            .collect(),
+    )
+}
+
+fn raw_section<'a>(data: &'a [u8], sh: &SectionHeader64<LE>) -> Option<RawSection<'a>> {
+    let sh_type = sh.sh_type.get(LE).0;
+    let bytes = if sh_type == SHT_NOBITS {
+        &[][..]
+    } else {
+        let at = usize::try_from(sh.sh_offset.get(LE)).ok()?;
+        data.get(at..at.checked_add(usize::try_from(sh.sh_size.get(LE)).ok()?)?)?
+    };
+    Some(RawSection {
+        sh_type,
+        flags: sh.sh_flags.get(LE).0,
+        link: sh.sh_link.get(LE),
+        info: sh.sh_info.get(LE),
+        data: bytes,
+    })
+}
+
+fn named_in<'a>(
+    data: &'a [u8],
+    ehdr: &FileHeader64<LE>,
+    shdrs: &[SectionHeader64<LE>],
+    name: &str,
+) -> Option<RawSection<'a>> {
     let shstrndx = match ehdr.e_shstrndx.get(LE) {
         object::elf::SymbolSection(SHN_XINDEX) => shdrs.first().map_or(0, |s0| s0.sh_link.get(LE) as usize),
         i => i.0 as usize,
@@ -306,20 +366,15 @@ pub fn headers(data: &[u8]) -> Option<Headers> {
     let names = shdrs.get(shstrndx).and_then(|sh| {
         let at = usize::try_from(sh.sh_offset.get(LE)).ok()?;
         data.get(at..at.checked_add(usize::try_from(sh.sh_size.get(LE)).ok()?)?)
-    });
-    let compat = names.and_then(|names| {
-        shdrs.iter().find_map(|sh| {
-            let n = names.get(sh.sh_name.get(LE) as usize..)?;
-            let n = &n[..n.iter().position(|&b| b == 0)?];
-            if n != b".nv.compat" {
-                return None;
-            }
-            let at = usize::try_from(sh.sh_offset.get(LE)).ok()?;
-            data.get(at..at.checked_add(usize::try_from(sh.sh_size.get(LE)).ok()?)?)
-        })
-    });
-    let accelerated = compat.and_then(crate::arch::input::accelerator_target) == Some(1);
-    Some(Headers { infos, accelerated })
+    })?;
+    shdrs.iter().find_map(|sh| {
+        let n = names.get(sh.sh_name.get(LE) as usize..)?;
+        let n = &n[..n.iter().position(|&b| b == 0)?];
+        if n != name.as_bytes() {
+            return None;
+        }
+        raw_section(data, sh)
+    })
 }
 
 fn parse_header(data: &[u8]) -> Result<Header> {

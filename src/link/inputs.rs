@@ -350,6 +350,12 @@ pub struct InputLoader {
     /// (the search reads it to check it; the load step takes them).
     #[serde(skip)]
     library_bytes: Vec<Option<std::sync::Arc<Vec<u8>>>>,
+    /// Per argument: a file argument's bytes, read on every core before the
+    /// first step (reading thousands of objects one by one was a tenth of a
+    /// 5,000-object link); its step takes them. A file that could not be
+    /// read here is read again by its step, which reports the error.
+    #[serde(skip)]
+    prefetched: Option<Vec<Option<std::sync::Arc<Vec<u8>>>>>,
     /// Archives read so far: (file identity, name).
     archives_read: Vec<(FileId, String)>,
     printed: Vec<Printed>,
@@ -432,6 +438,7 @@ impl InputLoader {
             track_needs,
             libraries: vec![None; req.args.len()],
             library_bytes: vec![None; req.args.len()],
+            prefetched: None,
             req,
             dir: None,
             target,
@@ -499,6 +506,9 @@ impl InputLoader {
         self.skip_idle();
         let p = *self.plan.get(self.pos)?;
         self.pos += 1;
+        if self.prefetched.is_none() {
+            self.prefetch();
+        }
         // The file this step reads, when it reads one.
         let read = match (&self.req.args[p.arg], p.action) {
             (InputArg::Library(_), Action::Load) => self.libraries[p.arg].as_ref().and_then(|s| s.found.clone()),
@@ -521,7 +531,7 @@ impl InputLoader {
             }
             (InputArg::File(name), _) => {
                 let name = name.clone();
-                self.load_file(&name)
+                self.load_file(p.arg, &name)
             }
         };
         // Device code after a libcudadevrt that left nothing undefined is
@@ -737,13 +747,34 @@ impl InputLoader {
         self.load_archive(name, &path, &data)
     }
 
-    fn load_file(&mut self, name: &str) -> StepResult {
+    /// Reads every file argument in parallel (see `prefetched`).
+    fn prefetch(&mut self) {
+        let paths: Vec<Option<PathBuf>> = (self.req.args.iter())
+            .map(|a| match a {
+                InputArg::File(f) => Some(self.path_of(f)),
+                InputArg::Library(_) => None,
+            })
+            .collect();
+        self.prefetched = Some(
+            paths
+                .par_iter()
+                .map(|p| p.as_deref().and_then(|p| read_regular(p).ok()).map(std::sync::Arc::new))
+                .collect(),
+        );
+    }
+
+    fn load_file(&mut self, arg: usize, name: &str) -> StepResult {
         let path = self.path_of(name);
         let could_not_open = || format!("Could not open input file '{name}'");
-        if path.is_dir() {
-            return Err(Diagnostic::fatal(could_not_open()));
-        }
-        let data = read_regular(&path).map_err(|_| Diagnostic::fatal(could_not_open()))?;
+        let ready = (self.prefetched.as_mut())
+            .and_then(|p| p.get_mut(arg))
+            .and_then(Option::take)
+            .map(|b| std::sync::Arc::try_unwrap(b).unwrap_or_else(|b| (*b).clone()));
+        let data = match ready {
+            Some(data) => data,
+            None if path.is_dir() => return Err(Diagnostic::fatal(could_not_open())),
+            None => read_regular(&path).map_err(|_| Diagnostic::fatal(could_not_open()))?,
+        };
         if data.is_empty() {
             return Ok(vec![skipped(name, "empty file: nvlink ignores it silently")]);
         }

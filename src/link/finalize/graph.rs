@@ -7,7 +7,7 @@ use foldhash::{HashMap, HashSet};
 use std::collections::BTreeMap;
 
 use crate::cubin::callgraph::Record;
-use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, STT_FUNC};
+use crate::cubin::consts::{SHT_CUDA_PROTOTYPE, SHT_SYMTAB, STT_FUNC};
 use crate::cubin::{prototype, read};
 
 use crate::link::out::{section_created, symbol_order};
@@ -36,8 +36,12 @@ pub struct InputTables {
 pub fn input_tables(st: &LinkState, i: usize, callgraph: &[usize]) -> InputTables {
     let mut out = InputTables::default();
     let Some(rec) = st.inputs.get(i) else { return out };
-    let Ok(c) = read::parse(&rec.data) else { return out };
-    let strtab = c.symbol_strings();
+    let Some(sections) = read::raw_sections(&rec.data) else {
+        return out;
+    };
+    let strtab = (sections.iter().find(|s| s.sh_type == SHT_SYMTAB))
+        .and_then(|s| sections.get(s.link as usize))
+        .map_or(&[][..], |s| s.data);
     let want = |off: u32, out: &mut InputTables| {
         if let Some(s) = read::string_at(strtab, off as usize)
             && out.strings.insert(off, s.to_string()).is_none()
@@ -52,8 +56,8 @@ pub fn input_tables(st: &LinkState, i: usize, callgraph: &[usize]) -> InputTable
         }
     }
     let map = st.maps.get(i);
-    for s in c.sections.iter().filter(|s| s.sh_type == SHT_CUDA_PROTOTYPE) {
-        let Ok(p) = prototype::decode(&s.data) else { continue };
+    for s in sections.iter().filter(|s| s.sh_type == SHT_CUDA_PROTOTYPE) {
+        let Ok(p) = prototype::decode(s.data) else { continue };
         for r in p.records {
             want(r.prototype, &mut out);
             let Some(text) = read::string_at(strtab, r.prototype as usize) else {

@@ -286,8 +286,7 @@ fn note(ty: u32, desc: &[u8]) -> Vec<u8> {
 
 /// A note section of input `i`: (data, flags, link, info).
 fn input_note(st: &LinkState, i: usize, name: &str) -> Option<(Vec<u8>, u64, u32, u32)> {
-    let c = read::parse(&st.inputs.get(i)?.data).ok()?;
-    let (_, s) = c.section_by_name(name)?;
+    let s = read::find_section(&st.inputs.get(i)?.data, name)?;
     (s.sh_type == SHT_NOTE).then(|| (s.data.to_vec(), s.flags, s.link, s.info))
 }
 
