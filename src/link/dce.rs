@@ -49,6 +49,9 @@ pub struct Dce {
     planned: bool,
     /// What the plan removes (`plan`); nothing for `-r` and `-g`.
     plan: Vec<(SymIdx, String)>,
+    /// Kernels the plan keeps as functions, not entry points
+    /// (`LinkState::demoted_kernels`).
+    demoted: BTreeSet<SymIdx>,
     dead: Vec<(SymIdx, String)>,
     next: usize,
     /// Undefined names some relocation referred to before the removals.
@@ -167,12 +170,16 @@ pub(crate) fn host_match(pattern: &str, name: &str) -> bool {
 
 impl Dce {
     pub fn new(st: &LinkState, setup: &LinkSetup) -> Self {
-        let plan = if setup.relocatable || setup.debug {
-            Vec::new()
+        let (plan, demoted) = if setup.relocatable || setup.debug {
+            Default::default()
         } else {
             plan(st, setup)
         };
-        Dce { plan, ..Dce::default() }
+        Dce {
+            plan,
+            demoted,
+            ..Dce::default()
+        }
     }
 
     /// The functions the phase will remove (none under `-preserve-relocs`),
@@ -206,7 +213,9 @@ impl Dce {
                     .filter(|&f| st.symbol(f).is_some_and(|s| s.other & STO_ENTRY != 0))
                     .collect();
             } else if !setup.relocatable && !setup.debug {
+                st.demoted_kernels = std::mem::take(&mut self.demoted);
                 self.dead = std::mem::take(&mut self.plan);
+                unlisted_shared_as_data(st, setup, &self.dead);
                 self.referenced = undefined_referenced(st);
                 if !self.dead.is_empty() {
                     self.index = RemovalIndex::new(st);
@@ -261,6 +270,53 @@ impl Dce {
     }
 }
 
+/// A kernel `-kernels-used` leaves out that stays (launched or its address
+/// taken) has its `.nv.shared.<k>` made as a data section, with the first
+/// variable in it, not with the kernel's code (README observation 201:
+/// kernels_used_single_root_sm90; the name tables do the same for every
+/// unlisted kernel, `emit::NameIndex`).
+fn unlisted_shared_as_data(st: &mut LinkState, setup: &LinkSetup, dead: &[(SymIdx, String)]) {
+    if setup.kernels_used.is_empty() {
+        return;
+    }
+    let removed: BTreeSet<SymIdx> = dead.iter().map(|&(f, _)| f).collect();
+    let kept_unlisted = |st: &LinkState, f: SymIdx| {
+        !removed.contains(&f)
+            && st
+                .symbol(f)
+                .is_some_and(|s| s.other & STO_ENTRY != 0 && s.is_defined() && !setup.kernel_used(&s.name))
+    };
+    for input in 0..st.maps.len() {
+        let m = &st.maps[input];
+        let mut changes: Vec<(usize, super::state::Created)> = Vec::new();
+        for (j, &(phase, k, sub)) in m.creation.iter().enumerate() {
+            if phase != 0 || sub != 3 {
+                continue;
+            }
+            let Some(&f) = m.map_symbol_index.get(k as usize) else {
+                continue;
+            };
+            let Some(&out) = m.map_section_index.get(j) else {
+                continue;
+            };
+            if f == 0 || !kept_unlisted(st, SymIdx(f)) || out == 0 {
+                continue;
+            }
+            let out = out as usize;
+            let first_symbol = m.map_symbol_index.iter().position(|&o| {
+                o != 0
+                    && st
+                        .symbol(SymIdx(o))
+                        .is_some_and(|y| y.sym_type != STT_SECTION && y.place == Place::Section(out))
+            });
+            changes.push((j, first_symbol.map_or((2, j as u32, 0), |y| (1, y as u32, 0))));
+        }
+        for (j, at) in changes {
+            st.maps[input].creation[j] = at;
+        }
+    }
+}
+
 /// Undefined symbols a live relocation refers to.
 fn undefined_referenced(st: &LinkState) -> BTreeSet<SymIdx> {
     st.relocs
@@ -285,8 +341,20 @@ pub fn lto_unlisted(st: &LinkState, input: usize, kernel: &str) -> bool {
 
 const HOST_UNUSED: &str = "kernel the host objects do not launch (.nvHRKE/.nvHRKI)";
 
-/// The functions to remove, each with its reason, in symbol order.
-fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
+/// The functions to remove, each with its reason, in symbol order, and the
+/// kernels kept as functions.
+///
+/// When the kernel lists keep exactly one kernel, nvlink makes it the only
+/// entry point: a kernel they leave out that stays because something
+/// refers to it (launched from the device, its address stored in code or
+/// data) is kept as an address-taken function (its calls followed only
+/// under observation 198's rule) and finalized as a function (README
+/// observation 201: kernels_used_single_root_sm90). When they keep
+/// several kernels (or none), every kernel that stays is an entry point
+/// whose calls are followed (kernels_used_two_roots_sm90;
+/// dce_device_launched_callee_sm90, where libcudadevrt's lists name its
+/// static kernels beside `parent`).
+fn plan(st: &LinkState, setup: &LinkSetup) -> (Vec<(SymIdx, String)>, BTreeSet<SymIdx>) {
     let is_kernel = |s: &super::state::OutSymbol| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined();
     // Host-object kernel lists apply when every input comes from a host object.
     let host_lists: Option<Vec<String>> = if setup.ignore_host_info
@@ -361,14 +429,17 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
         .filter(|r| owners.get(&r.section) != Some(&function_of(r.sym)))
         .map(|r| function_of(r.sym))
         .collect();
+    let single_root = roots.len() == 1;
+    let mut held: Vec<SymIdx> = Vec::new();
     dropped_kernels.retain(|(k, why)| {
         let keep = why == HOST_UNUSED && launched_by_code.contains(k);
-        if keep {
+        if keep && single_root {
+            held.push(*k);
+        } else if keep {
             roots.push(*k);
         }
         !keep
     });
-    let mut held: Vec<SymIdx> = Vec::new();
     // Function addresses held by data (not code, not debug information).
     for r in st.relocs.iter().filter(|r| r.live) {
         if let Some(sec) = st.sections.get(r.section)
@@ -378,7 +449,31 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             held.push(function_of(r.sym));
         }
     }
-    let live = super::reach::kept_functions(st, &roots, &held);
+    let mut live = super::reach::kept_functions(st, &roots, &held);
+    let mut demoted = BTreeSet::new();
+    if single_root {
+        demoted = dropped_kernels
+            .iter()
+            .map(|&(k, _)| k)
+            .chain(held.iter().copied())
+            .filter(|k| live.contains(k) && !roots.contains(k))
+            .filter(|&k| st.symbol(k).is_some_and(is_kernel))
+            .collect();
+    } else {
+        // Every kernel kept is an entry point: follow its calls too.
+        loop {
+            let more: Vec<SymIdx> = dropped_kernels
+                .iter()
+                .map(|&(k, _)| k)
+                .filter(|k| live.contains(k) && !roots.contains(k))
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            roots.extend(more);
+            live = super::reach::kept_functions(st, &roots, &held);
+        }
+    }
     let mut dead = Vec::new();
     for (i, s) in st.all_symbols() {
         if s.removed || s.sym_type != STT_FUNC || !s.is_defined() || live.contains(&i) {
@@ -390,7 +485,7 @@ fn plan(st: &LinkState, setup: &LinkSetup) -> Vec<(SymIdx, String)> {
             None => dead.push((i, "no kept kernel reaches it".into())),
         }
     }
-    dead
+    (dead, demoted)
 }
 
 /// Removes function `f`: its symbol, its code and per-function sections

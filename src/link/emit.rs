@@ -968,7 +968,10 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             // linked with -r, preserve_relocs_dce_sm90); nor for an LTO
             // kernel the host lists do not name. The bank's relocation
             // section name stays (lto_cdp_sm90, preserve_relocs_dce_sm90).
-            if !setup.unused_kernel_kept(&f.name) && !super::dce::lto_unlisted(st, f.input, &f.name) {
+            // Nor for a kernel `-kernels-used` leaves out that stays because
+            // something refers to it (README observation 201; the host
+            // lists' kernels kept so keep theirs).
+            if setup.kernel_used(&f.name) && !super::dce::lto_unlisted(st, f.input, &f.name) {
                 names.push(format!(".nv.shared.{}", f.name));
             }
             if !setup.relocatable {
@@ -1257,9 +1260,26 @@ impl<'a> NameIndex<'a> {
         // So does partial LTO for the LTO cubin's kernels the host lists do
         // not name (lto_cdp_sm90, lto_device_launch_sm90: the kernel only
         // the device launches).
+        // And a kernel `-kernels-used` leaves out that stays (launched or
+        // its address taken), as a function or as an entry point (README
+        // observation 201; kernels_used_single_root_sm90,
+        // kernels_used_two_roots_sm90).
+        let unlisted_kept: std::collections::BTreeSet<&str> = st
+            .all_symbols()
+            .filter(|_| !setup.kernels_used.is_empty())
+            .filter(|(_, f)| {
+                f.sym_type == STT_FUNC
+                    && f.other & super::state::query::STO_ENTRY != 0
+                    && f.is_defined()
+                    && !f.removed
+                    && !setup.kernel_used(&f.name)
+            })
+            .map(|(_, f)| &*f.name)
+            .collect();
         let not_a_kernel = |input: usize, name: &str| {
-            name.strip_prefix(".nv.info.")
-                .is_some_and(|k| setup.unused_kernel_kept(k) || super::dce::lto_unlisted(st, input, k))
+            name.strip_prefix(".nv.info.").is_some_and(|k| {
+                setup.unused_kernel_kept(k) || super::dce::lto_unlisted(st, input, k) || unlisted_kept.contains(k)
+            })
         };
         let mut info = HashMap::default();
         let mut info_by_input = HashMap::default();

@@ -128,7 +128,9 @@ impl Finalize {
                     // although dead takes nothing from its callees: its own
                     // registers and frame, no stack-size warning (the
                     // thirteenth sweep; preserve_relocs_dead_kernel_sm90).
-                    if st.dead_kernels_kept.contains(&kernel) {
+                    // A kernel kept as a function (README observation
+                    // 201) likewise: nvlink lists its own registers.
+                    if st.dead_kernels_kept.contains(&kernel) || st.demoted_kernels.contains(&kernel) {
                         p.regs = p.own_regs;
                         p.regs_from = None;
                         p.stack = Some(p.frame);
@@ -160,12 +162,25 @@ impl Finalize {
                 None => Stage::NvInfo,
             },
             Stage::NvInfo => {
+                // Kernels kept as functions (README observation 201) are no
+                // entry points here: no minimum stack size, nothing
+                // propagated to them, and they do not count as a second
+                // kernel (the only entry point takes the barriers of every
+                // function, theirs included: kernels_used_single_root_sm90).
+                let entries = |props: &[KernelProps]| -> Vec<KernelProps> {
+                    props
+                        .iter()
+                        .filter(|p| !st.demoted_kernels.contains(&p.kernel))
+                        .cloned()
+                        .collect()
+                };
                 st.mercury.table_values =
-                    info::mercury_values(st, &self.graph, &self.values, &self.props, setup.relocatable);
+                    info::mercury_values(st, &self.graph, &self.values, &entries(&self.props), setup.relocatable);
                 if !setup.relocatable {
                     info::classic_leaf_stacks(st, &self.graph, &mut self.props);
                 }
-                info::rewrite(st, &self.graph, &self.props, setup.relocatable);
+                let entry_props = entries(&self.props);
+                info::rewrite(st, &self.graph, &entry_props, setup.relocatable);
                 // -preserve-relocs: a kernel dead-code elimination kept
                 // although dead has no minimum stack size
                 // (preserve_relocs_dce_sm90).
@@ -473,7 +488,7 @@ impl Finalize {
                 out.push(line);
                 continue;
             }
-            if crate::link::state::query::is_kernel(st, f) {
+            if crate::link::state::query::is_kernel(st, f) && !st.demoted_kernels.contains(&f) {
                 line.push('^');
             }
             if self.graph.taken.iter().any(|(t, _)| *t == f) {

@@ -336,6 +336,13 @@ pub struct LinkState {
     /// `-preserve-relocs`: the kernels dead-code elimination would have
     /// removed and kept (they get no EIATTR_MIN_STACK_SIZE).
     pub dead_kernels_kept: Vec<SymIdx>,
+    /// Kernels a final link keeps only because something refers to them
+    /// (a device launch, an address stored) while the kernel lists
+    /// (`-kernels-used`, the host objects' lists) keep exactly one kernel:
+    /// nvlink then treats them as functions, not entry points (no
+    /// EIATTR_MIN_STACK_SIZE, nothing propagated to them, no
+    /// `.nv.shared.<kernel>` name; README observation 201).
+    pub demoted_kernels: std::collections::BTreeSet<SymIdx>,
     /// Strings that open the output's `.strtab`, in order, right after its
     /// leading NUL: the call prototypes that `.nv.callgraph` and
     /// `.nv.prototype` point at by offset (finalize fills it; see
