@@ -37,6 +37,10 @@ fn made_after_merge(name: &str) -> bool {
 /// memory. Shared variables, which layout leaves out, are not checked.
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("dead_frame_order_sm100", &["_Z4idlePff"]),
+    ("host_lists_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
+    ("kernels_used_launched_only_sm90", &["_Z4idlePf", "_Z5blendff"]),
+    ("kernels_used_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
+    ("kernels_used_two_roots_sm90", &["_Z4idlePf"]),
     ("kernels_used_shared_sm75", &["_Z4blurPf", "_Z4fillPii", "_Z4scanPi"]),
     ("kernels_used_shared_sm90", &["_Z4blurPf", "_Z4fillPii", "_Z4scanPi"]),
     ("cudadevrt_fake_func_ref_sm90", &["_Z4kSysPi"]),
