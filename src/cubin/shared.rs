@@ -16,8 +16,10 @@ use super::{Cubin, Reloc};
 /// A cubin parsed from shared bytes, borrowing them.
 #[derive(Debug, Clone)]
 pub struct SharedCubin {
-    // Borrows from `bytes`: declared first, so it is dropped first.
-    cubin: Cubin<'static>,
+    // Borrows from `bytes`: declared first, so it is dropped first. Shared
+    // between clones (the debugger's checkpoints clone the merge of the
+    // input in progress: 100,000 symbol names each time).
+    cubin: Arc<Cubin<'static>>,
     _bytes: Arc<Vec<u8>>,
 }
 
@@ -36,7 +38,10 @@ impl SharedCubin {
         // escapes: `get` shortens it to a borrow of `self`, and the setters
         // only store owned data.
         let cubin = unsafe { std::mem::transmute::<Cubin<'_>, Cubin<'static>>(cubin) };
-        Ok(SharedCubin { cubin, _bytes: bytes })
+        Ok(SharedCubin {
+            cubin: Arc::new(cubin),
+            _bytes: bytes,
+        })
     }
 
     /// The cubin, for as long as `self` is borrowed.
@@ -46,13 +51,16 @@ impl SharedCubin {
 
     /// Replaces section `j`'s bytes with owned ones.
     pub fn set_section_data(&mut self, j: usize, data: Vec<u8>) {
-        if let Some(s) = self.cubin.sections.get_mut(j) {
+        if let Some(s) = Arc::make_mut(&mut self.cubin).sections.get_mut(j) {
             s.data = data.into();
         }
     }
 
     /// Section `j`'s parsed relocations, to change in place.
     pub fn relocs_mut(&mut self, j: usize) -> Option<&mut Vec<Reloc>> {
-        self.cubin.sections.get_mut(j).map(|s| &mut s.relocs)
+        Arc::make_mut(&mut self.cubin)
+            .sections
+            .get_mut(j)
+            .map(|s| &mut s.relocs)
     }
 }
