@@ -115,6 +115,9 @@ fn owning_function(st: &LinkState, owners: &foldhash::HashMap<usize, SymIdx>, s:
 #[derive(Debug, Clone, Default)]
 pub struct References {
     edges: BTreeMap<SymIdx, BTreeSet<SymIdx>>,
+    /// The kernels (entry functions): another kernel's code runs in its
+    /// own blocks, so what it refers to is not the referrer's.
+    kernels: BTreeSet<SymIdx>,
 }
 
 impl References {
@@ -135,15 +138,27 @@ impl References {
                     .insert(SymIdx(callee as i32));
             }
         }
-        References { edges }
+        let kernels = st
+            .all_symbols()
+            .filter(|(_, s)| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined())
+            .map(|(i, _)| i)
+            .collect();
+        References { edges, kernels }
     }
 
     /// Everything reachable from `root` (itself included): functions it
-    /// calls, directly or not, and every symbol their code refers to.
+    /// calls, directly or not, and every symbol their code refers to. It
+    /// stops at other kernels: a kernel that launches another (or stores
+    /// its address) does not take that kernel's shared memory, not even
+    /// one `-kernels-used` makes a function (README observation 202:
+    /// shared_device_launched_kernel_sm90).
     pub fn closure(&self, root: SymIdx) -> BTreeSet<SymIdx> {
         let mut seen = BTreeSet::new();
         let mut work = vec![root];
         while let Some(f) = work.pop() {
+            if f != root && self.kernels.contains(&f) {
+                continue;
+            }
             if !seen.insert(f) {
                 continue;
             }
