@@ -327,6 +327,14 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
         if kernels.len() > 1 {
             propagate_barriers(st, g, kernels, &vrc, &[code::VRC_CTA_INIT_COUNT], &mut out);
         }
+        // The one entry point of an output whose other kernels are kept as
+        // functions (observation 201) takes their names too, and those of
+        // what they call (kernels_used_nested_externs_sm90).
+        let also: Vec<SymIdx> = if kernels.len() == 1 {
+            st.demoted_kernels.iter().copied().collect()
+        } else {
+            Vec::new()
+        };
         for k in kernels {
             let input = st.symbol(k.kernel).map(|s| s.input).unwrap_or(0);
             let own = out.find(Some(k.kernel), code::EXTERNS);
@@ -358,7 +366,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                         Some(Block::Symbols { syms }) => syms.clone(),
                         _ => Vec::new(),
                     };
-                    let all = reached_externs(g, k.kernel, &externs, true);
+                    let all = reached_externs(g, k.kernel, &externs, true, &also);
                     let brought = all.iter().any(|s| !kept.contains(s));
                     let lost = resolved.contains(&k.kernel);
                     if (lost && all.is_empty()) || (brought && kernels.len() < 2) {
@@ -368,7 +376,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                         }
                     } else {
                         let mut syms = kept;
-                        for r in reached_externs(g, k.kernel, &externs, false) {
+                        for r in reached_externs(g, k.kernel, &externs, false, &also) {
                             if !syms.contains(&r) {
                                 syms.push(r);
                             }
@@ -377,7 +385,7 @@ pub fn rewrite(st: &mut LinkState, g: &Graph, kernels: &[KernelProps], relocatab
                     }
                 }
                 None => {
-                    let reach = reached_externs(g, k.kernel, &externs, false);
+                    let reach = reached_externs(g, k.kernel, &externs, false, &also);
                     if !reach.is_empty() {
                         out.push(record(reach));
                     }
@@ -704,12 +712,13 @@ struct ExternsRecord {
 /// driver names alone keeps its place; on sm_75-sm_89 ptxas puts the
 /// addresses a kernel takes into the table of the first function, like
 /// `__cuda_sm70_shflsync_idx_p` in the real-world cdpAdvancedQuicksort).
-fn reached_externs(g: &Graph, k: SymIdx, externs: &Externs, with_own: bool) -> Vec<u32> {
+fn reached_externs(g: &Graph, k: SymIdx, externs: &Externs, with_own: bool, also: &[SymIdx]) -> Vec<u32> {
     let of = |f: SymIdx| externs.of.get(&f).map(Vec::as_slice).unwrap_or(&[]);
     let own_at = of(k).first().copied().unwrap_or(0);
     let mut at: Vec<usize> = g
         .reachable(k)
         .into_iter()
+        .chain(also.iter().flat_map(|&d| std::iter::once(d).chain(g.reachable(d))))
         .filter(|&f| f != k)
         .flat_map(of)
         .copied()
