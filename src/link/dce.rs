@@ -34,6 +34,7 @@ use std::collections::BTreeSet;
 
 use crate::cubin::callgraph::Record;
 use crate::cubin::consts::*;
+use crate::cubin::nvinfo::{Block, Value, code};
 
 use super::event::Event;
 pub use super::event::dce::DceEvent;
@@ -533,7 +534,20 @@ fn remove_function(st: &mut LinkState, f: SymIdx, ix: &RemovalIndex) {
             }
         }
         for &n in ix.nvinfo_of.get(i).into_iter().flatten() {
-            st.nvinfo[n].live = false;
+            let e = &mut st.nvinfo[n];
+            // The EIATTR_EXTERNS list of a function that stays (a kernel
+            // kept as a function whose calls are not followed) loses the
+            // removed name alone (the fifteenth sweep: `kb` keeps `kc`).
+            if e.entry.attr == code::EXTERNS
+                && e.function.is_some_and(|g| !syms.contains(&g))
+                && let Value::Block(Block::Symbols { syms: names }) = &mut e.entry.value
+            {
+                names.retain(|&x| x as i32 != i.0);
+                if !names.is_empty() {
+                    continue;
+                }
+            }
+            e.live = false;
         }
         for &n in ix.callgraph_of.get(i).into_iter().flatten() {
             st.callgraph[n].live = false;
