@@ -971,7 +971,14 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             // Nor for a kernel `-kernels-used` leaves out that stays because
             // something refers to it (README observation 201; the host
             // lists' kernels kept so keep theirs).
-            if setup.kernel_used(&f.name) && !super::dce::lto_unlisted(st, f.input, &f.name) {
+            // A `-g` link removes nothing: every kernel keeps its name
+            // (the fifteenth sweep: `-G` with `-kernels-used`).
+            let named = if setup.debug && !setup.relocatable {
+                !setup.unused_kernel_kept(&f.name)
+            } else {
+                setup.kernel_used(&f.name)
+            };
+            if named && !super::dce::lto_unlisted(st, f.input, &f.name) {
                 names.push(format!(".nv.shared.{}", f.name));
             }
             if !setup.relocatable {
@@ -1266,7 +1273,7 @@ impl<'a> NameIndex<'a> {
         // kernels_used_two_roots_sm90).
         let unlisted_kept: std::collections::BTreeSet<&str> = st
             .all_symbols()
-            .filter(|_| !setup.kernels_used.is_empty())
+            .filter(|_| !setup.kernels_used.is_empty() && !(setup.debug && !setup.relocatable))
             .filter(|(_, f)| {
                 f.sym_type == STT_FUNC
                     && f.other & super::state::query::STO_ENTRY != 0
