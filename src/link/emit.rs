@@ -1273,7 +1273,7 @@ impl<'a> NameIndex<'a> {
         // kernels_used_two_roots_sm90).
         let unlisted_kept: std::collections::BTreeSet<&str> = st
             .all_symbols()
-            .filter(|_| !setup.kernels_used.is_empty() && !(setup.debug && !setup.relocatable))
+            .filter(|_| !setup.kernels_used.is_empty() && (!setup.debug || setup.relocatable))
             .filter(|(_, f)| {
                 f.sym_type == STT_FUNC
                     && f.other & super::state::query::STO_ENTRY != 0
