@@ -38,6 +38,7 @@ fn made_after_merge(name: &str) -> bool {
 const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("dead_frame_order_sm100", &["_Z4idlePff"]),
     ("host_lists_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
+    ("kernels_used_kept_externs_sm100", &["_Z2kaPi"]),
     ("kernels_used_launched_only_sm90", &["_Z4idlePf", "_Z5blendff"]),
     ("kernels_used_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
     ("kernels_used_two_roots_sm90", &["_Z4idlePf"]),
