@@ -283,9 +283,8 @@ fn unlisted_shared_as_data(st: &mut LinkState, setup: &LinkSetup, dead: &[(SymId
     let removed: BTreeSet<SymIdx> = dead.iter().map(|&(f, _)| f).collect();
     let kept_unlisted = |st: &LinkState, f: SymIdx| {
         !removed.contains(&f)
-            && st
-                .symbol(f)
-                .is_some_and(|s| s.other & STO_ENTRY != 0 && s.is_defined() && !setup.kernel_used(&s.name))
+            && super::state::query::is_kernel(st, f)
+            && st.symbol(f).is_some_and(|s| !setup.kernel_used(&s.name))
     };
     for input in 0..st.maps.len() {
         let m = &st.maps[input];

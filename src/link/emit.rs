@@ -1274,13 +1274,7 @@ impl<'a> NameIndex<'a> {
         let unlisted_kept: std::collections::BTreeSet<&str> = st
             .all_symbols()
             .filter(|_| !setup.kernels_used.is_empty() && (!setup.debug || setup.relocatable))
-            .filter(|(_, f)| {
-                f.sym_type == STT_FUNC
-                    && f.other & super::state::query::STO_ENTRY != 0
-                    && f.is_defined()
-                    && !f.removed
-                    && !setup.kernel_used(&f.name)
-            })
+            .filter(|&(i, f)| super::state::query::is_kernel(st, i) && !f.removed && !setup.kernel_used(&f.name))
             .map(|(_, f)| &*f.name)
             .collect();
         let not_a_kernel = |input: usize, name: &str| {

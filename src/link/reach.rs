@@ -140,8 +140,8 @@ impl References {
         }
         let kernels = st
             .all_symbols()
-            .filter(|(_, s)| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined())
             .map(|(i, _)| i)
+            .filter(|&i| super::state::query::is_kernel(st, i))
             .collect();
         References { edges, kernels }
     }
