@@ -40,6 +40,7 @@ const REMOVED_BY_DCE: &[(&str, &[&str])] = &[
     ("host_lists_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
     ("kernels_used_kept_externs_sm100", &["_Z2kaPi"]),
     ("kernels_used_launched_only_sm90", &["_Z4idlePf", "_Z5blendff"]),
+    ("kernels_used_referenced_first_sm90", &["_Z5lonerPi"]),
     ("kernels_used_single_root_sm90", &["_Z4idlePf", "_Z5blendff"]),
     ("kernels_used_two_roots_sm90", &["_Z4idlePf"]),
     ("kernels_used_shared_sm75", &["_Z4blurPf", "_Z4fillPii", "_Z4scanPi"]),

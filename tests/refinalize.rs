@@ -77,14 +77,27 @@ fn a_renamed_culdb_still_finalizes() {
     let copy = dir.join("culdb-renamed");
     std::fs::copy(env!("CARGO_BIN_EXE_culdb"), &copy).unwrap();
     let out = dir.join("out.cubin");
-    let o = Command::new(&copy)
-        .current_dir(case())
-        .args(["link", "--events", "-arch=sm_100", "scale.o", "-o"])
-        .arg(&out)
-        .env_remove("CULDB_NO_REFINALIZE")
-        .env_remove("CULDB_EXE")
-        .output()
-        .unwrap();
+    // Another test's child forked while the copy was open for writing
+    // holds it until its exec: ETXTBSY for a moment.
+    let run = || {
+        Command::new(&copy)
+            .current_dir(case())
+            .args(["link", "--events", "-arch=sm_100", "scale.o", "-o"])
+            .arg(&out)
+            .env_remove("CULDB_NO_REFINALIZE")
+            .env_remove("CULDB_EXE")
+            .output()
+    };
+    let mut tries = 0;
+    let o = loop {
+        match run() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            r => break r.unwrap(),
+        }
+    };
     let events = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "the link failed: {events}");
     assert!(

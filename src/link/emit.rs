@@ -946,6 +946,21 @@ fn mercury_program_headers(loaded: &[(usize, u32)]) -> Vec<Segment> {
     out
 }
 
+/// Whether the kernel lists name kernel `i`'s sections as a listed
+/// kernel's: `-kernels-used` names it, or an input merged before its own
+/// referred to it (nvlink met the name first as a reference; README
+/// observation 203: kernels_used_referenced_first_sm90).
+/// A `-g` link removes nothing: every kernel is named as a listed one, the
+/// static kernels of libcudadevrt included (the fifteenth sweep: `-G` with
+/// `-kernels-used`; kernels_used_debug_names_sm90).
+fn named_as_listed(st: &LinkState, setup: &LinkSetup, i: SymIdx) -> bool {
+    let Some(f) = st.symbol(i) else { return false };
+    if setup.debug && !setup.relocatable {
+        return !setup.unused_kernel_kept(&f.name);
+    }
+    setup.kernel_used(&f.name) || (setup.used_lists_given() && super::state::query::referenced_before_definition(st, i))
+}
+
 /// The contents nvlink's `.shstrtab` and `.strtab` hold, as string pools
 /// (each string once; the writer then finds every name there). nvlink
 /// keeps in them names of sections it created and dropped: `.symtab_shndx`,
@@ -961,7 +976,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
         .map(|x| x.to_string())
         .collect();
     names.extend(sections.iter().skip(1).map(|x| x.name.clone()));
-    for (_, f) in st.all_symbols() {
+    for (i, f) in st.all_symbols() {
         if f.sym_type == STT_FUNC && f.other & super::state::query::STO_ENTRY != 0 && f.is_defined() && !f.removed {
             // `-r` and `-preserve-relocs` remove no kernel, but name a shared
             // section only for the `-kernels-used` ones (kernels_used_sm90
@@ -971,14 +986,7 @@ fn string_pools(st: &LinkState, setup: &LinkSetup, sections: &[Section<'_>], sym
             // Nor for a kernel `-kernels-used` leaves out that stays because
             // something refers to it (README observation 201; the host
             // lists' kernels kept so keep theirs).
-            // A `-g` link removes nothing: every kernel keeps its name
-            // (the fifteenth sweep: `-G` with `-kernels-used`).
-            let named = if setup.debug && !setup.relocatable {
-                !setup.unused_kernel_kept(&f.name)
-            } else {
-                setup.kernel_used(&f.name)
-            };
-            if named && !super::dce::lto_unlisted(st, f.input, &f.name) {
+            if named_as_listed(st, setup, i) && !super::dce::lto_unlisted(st, f.input, &f.name) {
                 names.push(format!(".nv.shared.{}", f.name));
             }
             if !setup.relocatable {
@@ -1273,14 +1281,12 @@ impl<'a> NameIndex<'a> {
         // kernels_used_two_roots_sm90).
         let unlisted_kept: std::collections::BTreeSet<&str> = st
             .all_symbols()
-            .filter(|_| !setup.kernels_used.is_empty() && (!setup.debug || setup.relocatable))
-            .filter(|&(i, f)| super::state::query::is_kernel(st, i) && !f.removed && !setup.kernel_used(&f.name))
+            .filter(|&(i, f)| super::state::query::is_kernel(st, i) && !f.removed && !named_as_listed(st, setup, i))
             .map(|(_, f)| &*f.name)
             .collect();
         let not_a_kernel = |input: usize, name: &str| {
-            name.strip_prefix(".nv.info.").is_some_and(|k| {
-                setup.unused_kernel_kept(k) || super::dce::lto_unlisted(st, input, k) || unlisted_kept.contains(k)
-            })
+            name.strip_prefix(".nv.info.")
+                .is_some_and(|k| super::dce::lto_unlisted(st, input, k) || unlisted_kept.contains(k))
         };
         let mut info = HashMap::default();
         let mut info_by_input = HashMap::default();
@@ -1302,7 +1308,12 @@ impl<'a> NameIndex<'a> {
             let Some(kernel) = name.strip_prefix(".nv.shared.").filter(|_| setup.used_lists_given()) else {
                 continue;
             };
-            let Some(k) = st.section_named(name).filter(|_| !setup.kernel_used(kernel)) else {
+            // Static kernels (libcudadevrt's) are not in the global lookup.
+            let listed = st
+                .all_symbols()
+                .find(|&(i, f)| &*f.name == kernel && super::state::query::is_kernel(st, i))
+                .map_or(setup.kernel_used(kernel), |(i, _)| named_as_listed(st, setup, i));
+            let Some(k) = st.section_named(name).filter(|_| !listed) else {
                 continue;
             };
             let met = st.maps.iter().enumerate().find_map(|(input, m)| {

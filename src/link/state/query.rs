@@ -45,6 +45,15 @@ pub fn is_kernel(st: &LinkState, i: SymIdx) -> bool {
         .is_some_and(|s| s.sym_type == STT_FUNC && s.other & STO_ENTRY != 0 && s.is_defined())
 }
 
+/// Whether an input merged before the one that defines `i` refers to it
+/// (an undefined reference met first). Under `-kernels-used` nvlink names
+/// an unlisted kernel met so as a listed one's (README observation 203:
+/// kernels_used_referenced_first_sm90).
+pub fn referenced_before_definition(st: &LinkState, i: SymIdx) -> bool {
+    st.symbol(i)
+        .is_some_and(|s| st.maps.iter().take(s.input).any(|m| m.map_symbol_index.contains(&i.0)))
+}
+
 /// A symbol's position in state order (locals, then globals).
 pub fn state_rank(st: &LinkState) -> impl Fn(SymIdx) -> i64 + use<> {
     let locals = st.locals.len() as i64;
