@@ -495,7 +495,9 @@ impl InputMerge {
         ev: &mut Vec<Event>,
     ) -> Result<(), MergeFailed> {
         let is_func = sym.sym_type == STT_FUNC;
-        if !is_func && sym.binding == STB_WEAK && old.binding == STB_WEAK && sym.size != old.size {
+        // Variables of two sizes, one of them or both weak (observation
+        // 208: err_weak_strong_size_sm90, strong first or weak first).
+        if !is_func && sym.size != old.size {
             let text = format!(
                 "Size doesn't match for '{}' in '{}', first specified in '{}'",
                 sym.name,
