@@ -130,13 +130,35 @@ impl References {
                 edges.entry(f).or_default().insert(function_of(r.sym));
             }
         }
+        // An indirect call reaches every address-taken function of its
+        // prototype, as in nvlink's call graph (README observation 209:
+        // const2_indirect_debug_sm75, a `-G` `sinf`'s bank 2 reached
+        // through a table of function pointers).
+        let protos = prototype_texts(st);
+        let text = |input: usize, off: u32| protos.get(&(input, off)).map_or("", String::as_str);
+        let mut taken: BTreeMap<&str, Vec<SymIdx>> = BTreeMap::new();
+        let mut indirect: Vec<(SymIdx, &str)> = Vec::new();
         for e in st.callgraph.iter().filter(|e| e.live) {
-            if let Record::Call { caller, callee } = e.record {
-                edges
-                    .entry(SymIdx(caller as i32))
+            match e.record {
+                Record::Call { caller, callee } => {
+                    edges
+                        .entry(SymIdx(caller as i32))
+                        .or_default()
+                        .insert(SymIdx(callee as i32));
+                }
+                Record::AddressTaken { func, prototype } => taken
+                    .entry(text(e.input, prototype))
                     .or_default()
-                    .insert(SymIdx(callee as i32));
+                    .push(SymIdx(func as i32)),
+                Record::IndirectCall { caller, prototype } => {
+                    indirect.push((SymIdx(caller as i32), text(e.input, prototype)))
+                }
+                _ => {}
             }
+        }
+        for (caller, p) in indirect {
+            let targets = taken.get(p).into_iter().flatten().copied();
+            edges.entry(caller).or_default().extend(targets);
         }
         let kernels = st
             .all_symbols()
