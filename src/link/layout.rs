@@ -1048,19 +1048,50 @@ impl Layout {
             // real-world samples reduction, threadFenceReduction with -G;
             // 0x190 bytes beside a kernel's 32-, 64- or 256-aligned array:
             // 0x1a0, 0x1c0, 0x200, debug_shared_round_sm75).
+            // A kernel grows to every array it reaches, and an array starts
+            // past the end of every kernel reaching it, those arrays
+            // included: arrays sharing a kernel end up at one offset
+            // (README observation 210: debug_extern_shared_raised_sm90,
+            // `late` at `early`'s 0x420, not at its kernels' own 0x410).
             let cap = reserved_cap(st);
-            let rounded: Vec<(SymIdx, u64)> = self
+            let reaching: Vec<(SymIdx, u64, Vec<SymIdx>, u64)> = self
                 .externs
                 .iter()
                 .map(|(&x, &need)| {
-                    let align = self
+                    let ks: Vec<&KernelShared> = self
                         .kernels
                         .iter()
                         .filter(|k| self.extern_at.contains_key(&(x, k.kernel)))
-                        .fold(1, |a, k| a.max(k.own_align));
-                    (x, align_up(need, align))
+                        .collect();
+                    let align = ks.iter().fold(1, |m, k| m.max(k.own_align));
+                    (x, align_up(need, align), ks.iter().map(|k| k.kernel).collect(), align)
                 })
                 .collect();
+            let mut at: BTreeMap<SymIdx, u64> = reaching.iter().map(|(x, need, _, _)| (*x, *need)).collect();
+            loop {
+                let mut end: BTreeMap<SymIdx, u64> = BTreeMap::new();
+                for (x, _, ks, _) in &reaching {
+                    for k in ks {
+                        let e = end.entry(*k).or_default();
+                        *e = (*e).max(at[x]);
+                    }
+                }
+                let mut changed = false;
+                for (x, _, ks, align) in &reaching {
+                    let want = ks
+                        .iter()
+                        .filter_map(|k| end.get(k))
+                        .fold(at[x], |m, &e| m.max(align_up(e, *align)));
+                    if want > at[x] {
+                        at.insert(*x, want);
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let rounded: Vec<(SymIdx, u64)> = at.into_iter().collect();
             self.externs.extend(rounded);
             for (&x, &need) in &self.externs {
                 for k in &self.kernels {
