@@ -201,6 +201,9 @@ impl InputMerge {
                     // merge fails; the weak pass's go on into the symbols pass
                     // (nvlink names a twice-defined function before a
                     // twice-defined variable: corpus err_multiple_definitions).
+                    if pass == MergePass::Symbols {
+                        self.check_prototypes(st, &mut ev);
+                    }
                     if self.errors && pass != MergePass::Weak {
                         self.fail(st, &mut ev);
                         return ev;
@@ -248,6 +251,53 @@ impl InputMerge {
         st.diagnostics.push(d.clone());
         ev.push(Event::Diagnostic(d));
         Err(MergeFailed)
+    }
+
+    /// Each function this input's `.nv.prototype` names must have the
+    /// prototype the first input naming it gave, references included:
+    /// "Prototype doesn't match for 'pf' in 'p3.o', first defined in
+    /// 'p1.o'", the earlier input being the one that now defines the name,
+    /// else the first that referred to it (README observation 211:
+    /// err_prototype_mismatch_sm90; `extern "C"` functions declared with
+    /// two signatures). After the symbols pass's errors; the merge then
+    /// fails.
+    fn check_prototypes(&mut self, st: &mut LinkState, ev: &mut Vec<Event>) {
+        let cubin = self.cubin.get();
+        let strtab = cubin.symbol_strings();
+        let mut mismatched = Vec::new();
+        for s in cubin.sections.iter().filter(|s| s.sh_type == SHT_CUDA_PROTOTYPE) {
+            let Ok(table) = crate::cubin::prototype::decode(&s.data) else {
+                continue;
+            };
+            for r in &table.records {
+                let Some(sym) = cubin.symbols.get(r.sym as usize) else {
+                    continue;
+                };
+                let Some(text) = read::string_at(strtab, r.prototype as usize) else {
+                    continue;
+                };
+                let signature = text.split('|').next().unwrap_or(text);
+                match st.first_prototypes.get(&*sym.name) {
+                    Some(first) if first != signature => mismatched.push(sym.name.to_string()),
+                    Some(_) => {}
+                    None => {
+                        st.first_prototypes.insert(sym.name.to_string(), signature.to_string());
+                    }
+                }
+            }
+        }
+        for name in mismatched {
+            let first = st
+                .lookup(&name)
+                .and_then(|i| st.symbol(i))
+                .map_or_else(String::new, |y| st.input_name(y.input).to_string());
+            let text = format!(
+                "Prototype doesn't match for '{name}' in '{}', first defined in '{first}'",
+                self.name(st)
+            );
+            let _ = self.error(st, ev, text);
+            self.errors = true;
+        }
     }
 
     fn name(&self, st: &LinkState) -> String {

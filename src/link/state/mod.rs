@@ -355,6 +355,10 @@ pub struct LinkState {
     /// Output sections holding a local function's code (`merge`): a global
     /// function of the same name never goes into one.
     pub local_code_sections: std::collections::BTreeSet<usize>,
+    /// The first call prototype (`.nv.prototype`, up to its `|`) met for
+    /// each function name, referenced or defined (`merge`: nvlink refuses
+    /// another; README observation 211).
+    pub first_prototypes: std::collections::BTreeMap<String, String>,
     /// st_value of the symbols layout moves (shared variables, commons,
     /// undefined names) as their first input states it (`link::layout`).
     pub input_values: std::collections::BTreeMap<SymIdx, u64>,
