@@ -19,6 +19,12 @@ use crate::link::frame_edit::{WIDE_CIE_POINTER, WIDE_INITIAL_LOCATION, fde_at_in
 /// per word): EXIT, S2RCTAID, LD_CACHEMOD, ATOM_SYS, COOP_GROUP,
 /// ATOMF16_EMUL, INT_WARP_WIDE, IGNOREOOB_CP_ASYNC_BULK.
 const OFFSET_LISTS: &[u8] = &[0x1c, 0x1d, 0x25, 0x27, 0x28, 0x2d, 0x31, 0x65];
+/// The (code offset, value) pair lists of `.nv.info.<f>`:
+/// ATOM16_EMUL_INSTR_REG_MAP (offset, register: a 16-bit `atomicCAS`)
+/// and UNUSED_LOAD_BYTE_OFFSET (offset, mask of the bytes used: a vector
+/// load partly used). nvlink moves the offsets with the code and keeps
+/// the values (pair_offsets_fence_sm100, pair_offsets_fence_sm120).
+const PAIR_LISTS: &[u8] = &[0x2e, 0x44];
 /// EIATTR_INDIRECT_BRANCH_TARGETS: per `BRX`, its offset, a reserved
 /// word, the number of targets and the targets' offsets.
 const BRANCH_TARGETS: u8 = 0x34;
@@ -202,17 +208,23 @@ impl Editor<'_> {
                 e.value = nvinfo::Value::Block(block);
                 continue;
             }
-            if !OFFSET_LISTS.contains(&e.attr) {
+            let Some(stride) = offset_stride(e.attr) else {
                 continue;
-            }
+            };
             let Some(old) = e.block().map(|b| b.words()) else {
                 continue;
             };
+            let is_offset = |k: usize| k.is_multiple_of(stride);
             let words: Vec<u32> = match moves {
-                Moves::Shrunk(s) => old.iter().map(|&w| s.map(u64::from(w)) as u32).collect(),
-                // Code written anew: the finalizer's list, of as many offsets.
+                Moves::Shrunk(s) => old
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &w)| if is_offset(k) { s.map(u64::from(w)) as u32 } else { w })
+                    .collect(),
+                // Code written anew: the finalizer's list, of as many
+                // offsets (and the same values beside them).
                 Moves::Rewritten { .. } => their_words(e.attr)
-                    .filter(|w| w.len() == old.len())
+                    .filter(|w| w.len() == old.len() && (0..w.len()).all(|k| is_offset(k) || w[k] == old[k]))
                     .ok_or_else(|| format!("its {} has no counterpart", e.attr_name()))?,
             };
             *e = nvinfo::Entry::sval_words(e.attr, &words);
@@ -225,7 +237,7 @@ impl Editor<'_> {
                 return Err(format!("its .nv.info has {}, not moved", e.attr_name()));
             }
             let found = theirs.as_ref().and_then(|t| t.find(e.attr).next());
-            if (OFFSET_LISTS.contains(&e.attr) || moved_here)
+            if (offset_stride(e.attr).is_some() || moved_here)
                 && found.is_some_and(|t| t.block().map(|b| b.words()) != e.block().map(|b| b.words()))
             {
                 return Err(format!("its {} would not be the finalizer's", e.attr_name()));
@@ -346,6 +358,18 @@ impl Editor<'_> {
             self.replace_section(i, &theirs.data)?;
         }
         Ok(())
+    }
+}
+
+/// Every how many words attribute `attr` holds a code offset, the first
+/// word being one: 1 for `OFFSET_LISTS`, 2 for `PAIR_LISTS`.
+fn offset_stride(attr: u8) -> Option<usize> {
+    if OFFSET_LISTS.contains(&attr) {
+        Some(1)
+    } else if PAIR_LISTS.contains(&attr) {
+        Some(2)
+    } else {
+        None
     }
 }
 

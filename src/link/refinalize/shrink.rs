@@ -226,15 +226,15 @@ fn deletable(code: &[u8], i: usize) -> bool {
 /// Whether instruction `i` of `code` is instruction `k` of `finalized`:
 /// the same bits below the control field; the same opcode where a
 /// relocation patches it (`relocated`) or it holds an offset to another
-/// instruction (a branch, `BSSY`, `CALL.REL`, `BRX`), which deletions
-/// between the two change.
+/// instruction (a branch, `BSSY`, `CALL.REL`, `BRX`, sm_120's `BRXU`:
+/// `switch_brxu_fence_sm120`), which deletions between the two change.
 fn same(code: &[u8], i: usize, finalized: &[u8], k: usize, relocated: &[u64]) -> bool {
     let (at, to) = (i * INSTRUCTION, k * INSTRUCTION);
     let op = word(code, at) & 0xfff;
     if op != word(finalized, to) & 0xfff {
         return false;
     }
-    let relative = matches!(op & 0xff, 0x44 | 0x45 | 0x47 | 0x49) && matches!(op >> 8, 0x9 | 0x5);
+    let relative = matches!(op & 0xff, 0x44 | 0x45 | 0x47 | 0x49 | 0x58) && matches!(op >> 8, 0x9 | 0x5);
     relative
         || relocated.contains(&(i as u64))
         || word(code, at) == word(finalized, to)
