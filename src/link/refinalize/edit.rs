@@ -364,13 +364,9 @@ impl Editor<'_> {
 /// Every how many words attribute `attr` holds a code offset, the first
 /// word being one: 1 for `OFFSET_LISTS`, 2 for `PAIR_LISTS`.
 fn offset_stride(attr: u8) -> Option<usize> {
-    if OFFSET_LISTS.contains(&attr) {
-        Some(1)
-    } else if PAIR_LISTS.contains(&attr) {
-        Some(2)
-    } else {
-        None
-    }
+    [(OFFSET_LISTS, 1), (PAIR_LISTS, 2)]
+        .into_iter()
+        .find_map(|(list, stride)| list.contains(&attr).then_some(stride))
 }
 
 /// The decoded block of attribute `attr` (one of `MOVED`) with its code

@@ -347,6 +347,45 @@ mod tests {
     }
 
     #[test]
+    fn a_brxu_holds_an_offset_like_a_brx() {
+        // sm_120's jump table branch `BRXU UR4 -0x60` after a dummy load:
+        // the finalizer's is `BRXU UR4 -0x50` (switch_brxu_fence_sm120).
+        let a = (0x1234_5810, 0x10);
+        let brxu = |imm: u64| {
+            (
+                (imm.wrapping_neg() << 32) | 0x0494_7958,
+                0x000f_ea00_0380_0000 & BELOW_CONTROL,
+            )
+        };
+        let nops = |k: usize| std::iter::repeat_n(NOP, k);
+        let code: Vec<u8> = [a, DUMMY_LOAD, a, a, a, brxu(0x60)]
+            .into_iter()
+            .chain(nops(10))
+            .flat_map(instruction)
+            .collect();
+        let fin: Vec<u8> = [a, a, a, a, brxu(0x50)]
+            .into_iter()
+            .chain(nops(11))
+            .flat_map(instruction)
+            .collect();
+        let s = plan(&code, &fin, &[]).unwrap();
+        assert_eq!(s.map(0x50), 0x40);
+        // Another opcode with the same bits changed: not this deletion.
+        let brxx = |imm: u64| ((imm.wrapping_neg() << 32) | 0x0494_7959, 0);
+        let code2: Vec<u8> = [a, DUMMY_LOAD, a, a, a, brxx(0x60)]
+            .into_iter()
+            .chain(nops(10))
+            .flat_map(instruction)
+            .collect();
+        let fin2: Vec<u8> = [a, a, a, a, brxx(0x50)]
+            .into_iter()
+            .chain(nops(11))
+            .flat_map(instruction)
+            .collect();
+        assert_eq!(plan(&code2, &fin2, &[]), None);
+    }
+
+    #[test]
     fn the_finalizers_code_says_which_go() {
         // ptxas 13.0 (NVSHMEM's put-with-signal): LDS x3, MEMBAR.SC.CTA,
         // DEPBAR.LE SB0, 0x0, BSYNC; the finalizer keeps the dummy loads
