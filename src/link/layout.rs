@@ -764,20 +764,25 @@ impl Layout {
         }
     }
 
-    /// The module shared variables several kernels reach, from offset 0, in
-    /// the module order (`shared_order`; experiment: two kernels calling one
-    /// function that uses four `.shared` variables of 100, 52, 16 and 4 bytes
-    /// get them at 0, 0x64, 0x98, 0xa8 in both kernels' memory).
+    /// The module shared variables several kernels reach, in the module
+    /// order, each by first fit past the ones placed before it that some
+    /// kernel reaches together with it (`shared_order::first_fit`; with one
+    /// kernel reaching them all, one after the other: two kernels calling
+    /// one function that uses four `.shared` variables of 100, 52, 16 and 4
+    /// bytes get them at 0, 0x64, 0x98, 0xa8 in both kernels' memory;
+    /// overlapping: shared_overlap_sm90, shared_overlap_hole_sm75).
     fn module_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
         let vars = self.prefix.clone();
+        let key = |v: &SymIdx| (self.alignment(st, *v), st.symbol(*v).map_or(0, |s| s.size));
+        let meets = |a: &SymIdx, b: &SymIdx| self.reach.iter().any(|r| r.contains(a) && r.contains(b));
+        let offsets = shared_order::first_fit(&vars, key, meets);
         let mut cur = 0;
         let mut max_align = 1;
-        for idx in vars {
+        for (idx, offset) in vars.into_iter().zip(offsets) {
             let align = self.alignment(st, idx);
             let Some(s) = st.symbol_mut(idx) else { continue };
-            let offset = align_up(cur, align);
             s.value = offset;
-            cur = offset + s.size;
+            cur = cur.max(offset + s.size);
             max_align = max_align.max(align);
             let (name, size, place) = (s.name.clone(), s.size, s.place);
             ev.push(LayoutEvent::Placed {
@@ -839,8 +844,17 @@ impl Layout {
     fn kernel_shared(&mut self, st: &mut LinkState, n: usize, debug: bool, ev: &mut Vec<LayoutEvent>) {
         let Some(k) = self.kernels.get(n).cloned() else { return };
         let reach = self.reach.get(n).cloned().unwrap_or_default();
+        // Its own memory starts at the furthest end of the shared variables
+        // it reaches (shared_overlap_hole_sm75: a kernel reaching only a
+        // variable at 0 puts its own after it, under another at 0x100).
         let uses_prefix = self.prefix.iter().any(|v| reach.contains(v));
-        let mut cur = if uses_prefix { self.module_size } else { 0 };
+        let mut cur = self
+            .prefix
+            .iter()
+            .filter(|v| reach.contains(v))
+            .filter_map(|v| st.symbol(*v).map(|s| s.value + s.size))
+            .max()
+            .unwrap_or(0);
         let mut align = if self.prefix.is_empty() { 1 } else { self.module_align };
         let position = input_positions(st);
         let mut own: Vec<SymIdx> = st

@@ -18,7 +18,12 @@
 //! * The module order: every variable of the module-level shared section
 //!   (`.nv_debug.shared`), input by input, in symbol order, sorted by size
 //!   (smallest first), then reversed. The variables several kernels reach
-//!   take that order, from offset 0, without another sort.
+//!   are placed in that order, without another sort, by first fit
+//!   (`first_fit`): each at the lowest offset, aligned for it, where it
+//!   overlaps no variable placed before it that some kernel reaches together
+//!   with it. Variables no kernel reaches together share memory (real-world
+//!   sweep sw17, cgSolver's two `block_sum<T>`; corpus
+//!   `shared_overlap_sm90`, `shared_overlap_hole_sm75`).
 
 use std::cmp::Ordering;
 
@@ -61,6 +66,36 @@ pub fn module_order<T: Copy>(list: &[T], size: impl Fn(&T) -> u64) -> Vec<T> {
     v
 }
 
+/// nvlink's first fit of the variables several kernels reach: `vars` in the
+/// module order, `key` their `(alignment, size)`, `meets` whether some kernel
+/// reaches both. Each goes to the lowest offset, a multiple of its
+/// alignment, where it overlaps none of the variables before it that it
+/// meets. Returns the offsets, in the order of `vars`.
+pub fn first_fit<T>(vars: &[T], key: impl Fn(&T) -> (u64, u64), meets: impl Fn(&T, &T) -> bool) -> Vec<u64> {
+    let mut placed: Vec<(u64, u64)> = Vec::with_capacity(vars.len());
+    for (i, v) in vars.iter().enumerate() {
+        let (align, size) = key(v);
+        let align = align.max(1);
+        let mut at = 0;
+        // Past every met variable in the way; the lowest offset that fits
+        // lies at or beyond the furthest end of those overlapping `at`.
+        loop {
+            let past = (0..i)
+                .filter(|&j| meets(v, &vars[j]))
+                .map(|j| placed[j])
+                .filter(|&(start, end)| start < at + size && at < end)
+                .map(|(_, end)| end)
+                .max();
+            match past {
+                Some(end) => at = end.div_ceil(align) * align,
+                None => break,
+            }
+        }
+        placed.push((at, at + size));
+    }
+    placed.into_iter().map(|(start, _)| start).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +118,20 @@ mod tests {
         // (alignment, size)
         let v = [(4, 12), (16, 32), (8, 8), (4, 40)];
         assert_eq!(kernel_order(&v, |&x| x), [(16, 32), (8, 8), (4, 12), (4, 40)]);
+    }
+
+    /// The sweep's probe: B (0x100) with C (0x80) in one kernel, C with D
+    /// (0x40) in another; D never meets B, so it goes under C, at 0.
+    #[test]
+    fn first_fit_fills_a_hole() {
+        let v = [('B', 8, 0x100), ('C', 4, 0x80), ('D', 4, 0x40)];
+        let meets = |x: &(char, u64, u64), y: &(char, u64, u64)| {
+            matches!((x.0, y.0), ('B', 'C') | ('C', 'B') | ('C', 'D') | ('D', 'C'))
+        };
+        assert_eq!(first_fit(&v, |x| (x.1, x.2), meets), [0, 0x100, 0]);
+        // Met by everything: one after the other, each aligned.
+        let v = [(4, 0x64), (16, 0x34), (4, 0x10), (1, 4)];
+        assert_eq!(first_fit(&v, |&x| x, |_, _| true), [0, 0x70, 0xa4, 0xb4]);
     }
 
     /// Eight equal file-scope variables two kernels reach: their offsets in
