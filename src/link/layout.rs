@@ -152,6 +152,12 @@ pub struct Layout {
     /// Module shared variables more than one kernel reaches: laid out once,
     /// first, for all of them.
     prefix: Vec<SymIdx>,
+    /// What nvlink lays out in `.nv_debug.shared` by first fit: the prefix
+    /// and the variables no kernel reaches. Once it holds any, every kernel
+    /// takes the module's alignment (fuzzed links on sm_90: a kernel with a
+    /// 16-byte `char` array of its own, beside dead functions' `float4`
+    /// arrays, gets a section aligned to 16).
+    fit: Vec<SymIdx>,
     module_size: u64,
     module_align: u64,
     /// Extern shared arrays: the offset each needs (the largest over kernels).
@@ -184,6 +190,7 @@ impl Default for Layout {
             module_vars: Vec::new(),
             reach: Vec::new(),
             prefix: Vec::new(),
+            fit: Vec::new(),
             module_size: 0,
             module_align: 1,
             externs: BTreeMap::new(),
@@ -326,6 +333,7 @@ impl Layout {
             module_vars,
             reach,
             prefix: Vec::new(),
+            fit: Vec::new(),
             module_size: 0,
             module_align: 1,
             externs,
@@ -369,14 +377,24 @@ impl Layout {
             Stage::ModuleShared => {
                 self.new_kernel_sections(st, &mut ev);
                 let position = input_positions(st);
+                let size = |v: &SymIdx| st.symbol(*v).map_or(0, |s| s.size);
                 let mut vars = self.module_vars.clone();
                 vars.sort_by_key(|v| position.get(v).copied());
-                self.module_vars = shared_order::module_order(&vars, |v| st.symbol(*v).map_or(0, |s| s.size));
+                self.module_vars = shared_order::module_order(&vars, size);
                 self.prefix = self
                     .module_vars
                     .iter()
                     .copied()
                     .filter(|v| self.reach.iter().filter(|r| r.contains(v)).count() > 1)
+                    .collect();
+                // The first fit takes the variables no kernel reaches too (a
+                // dead function's): at 0, as they meet none, where they push
+                // aside variables that jump past them (`shared_order::first_fit`).
+                self.fit = self
+                    .module_vars
+                    .iter()
+                    .copied()
+                    .filter(|v| self.reach.iter().filter(|r| r.contains(v)).count() != 1)
                     .collect();
                 self.module_shared(st, &mut ev);
                 self.every_kernel_section(st, &mut ev);
@@ -772,7 +790,7 @@ impl Layout {
     /// bytes get them at 0, 0x64, 0x98, 0xa8 in both kernels' memory;
     /// overlapping: shared_overlap_sm90, shared_overlap_hole_sm75).
     fn module_shared(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
-        let vars = self.prefix.clone();
+        let vars = self.fit.clone();
         let key = |v: &SymIdx| (self.alignment(st, *v), st.symbol(*v).map_or(0, |s| s.size));
         let meets = |a: &SymIdx, b: &SymIdx| self.reach.iter().any(|r| r.contains(a) && r.contains(b));
         let offsets = shared_order::first_fit(&vars, key, meets);
@@ -814,7 +832,7 @@ impl Layout {
     /// the empty ones aligned to more than 16 (shared_module_align_sm75).
     /// Without extern arrays a kernel reaching nothing gets none.
     fn every_kernel_section(&mut self, st: &mut LinkState, ev: &mut Vec<LayoutEvent>) {
-        if self.prefix.is_empty() || self.externs.is_empty() {
+        if self.fit.is_empty() || self.externs.is_empty() {
             return;
         }
         let kernels = self.kernels_without_section(st);
@@ -855,7 +873,7 @@ impl Layout {
             .filter_map(|v| st.symbol(*v).map(|s| s.value + s.size))
             .max()
             .unwrap_or(0);
-        let mut align = if self.prefix.is_empty() { 1 } else { self.module_align };
+        let mut align = if self.fit.is_empty() { 1 } else { self.module_align };
         let position = input_positions(st);
         let mut own: Vec<SymIdx> = st
             .all_symbols()
@@ -1170,8 +1188,8 @@ impl Layout {
         // kernel's weak variable aligned to 32 beside an array aligned to
         // 16 leaves it in, aligned to 16, -g or not (shared_weak_extern_sm75);
         // with one, -g keeps it aligned to 32.
-        let mut want = if self.prefix.is_empty() { 1 } else { self.module_align };
-        if !st.relocatable && from_inputs.is_some() && self.prefix.is_empty() {
+        let mut want = if self.fit.is_empty() { 1 } else { self.module_align };
+        if !st.relocatable && from_inputs.is_some() && self.fit.is_empty() {
             st.sections[k].align = st.sections[k].align.min(16);
         }
         for (&x, &offset) in &self.externs {
@@ -1373,7 +1391,7 @@ impl Layout {
             // -g keeps it for extern arrays or variables several kernels
             // share, sized to them and the reserved part (the real-world
             // samples clock, template with -G: 0x400).
-            let keep_debug = debug && (keeps_externs || !self.prefix.is_empty());
+            let keep_debug = debug && (keeps_externs || !self.fit.is_empty());
             let sec = &mut st.sections[k];
             if keep_debug {
                 sec.size = self.module_size + cap;

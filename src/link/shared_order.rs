@@ -68,28 +68,27 @@ pub fn module_order<T: Copy>(list: &[T], size: impl Fn(&T) -> u64) -> Vec<T> {
 
 /// nvlink's first fit of the variables several kernels reach: `vars` in the
 /// module order, `key` their `(alignment, size)`, `meets` whether some kernel
-/// reaches both. Each goes to the lowest offset, a multiple of its
-/// alignment, where it overlaps none of the variables before it that it
-/// meets. Returns the offsets, in the order of `vars`.
+/// reaches both. Each starts at offset 0; while a variable placed before it
+/// that it meets overlaps it there, it moves past every variable overlapping
+/// it there, met or not, to the next multiple of its alignment. So it may lie
+/// over variables it does not meet, but only where it first tried or where
+/// such a jump left it (a dead function's 0x280-byte array at 0 and a
+/// function's 0x80- and 5-byte arrays two kernels reach: the 5-byte one
+/// meets the 0x80-byte one at 0 and goes to 0x280, past both; sweep probe
+/// /tmp/shx/p/a). Returns the offsets, in the order of `vars`.
 pub fn first_fit<T>(vars: &[T], key: impl Fn(&T) -> (u64, u64), meets: impl Fn(&T, &T) -> bool) -> Vec<u64> {
     let mut placed: Vec<(u64, u64)> = Vec::with_capacity(vars.len());
     for (i, v) in vars.iter().enumerate() {
         let (align, size) = key(v);
         let align = align.max(1);
         let mut at = 0;
-        // Past every met variable in the way; the lowest offset that fits
-        // lies at or beyond the furthest end of those overlapping `at`.
         loop {
-            let past = (0..i)
-                .filter(|&j| meets(v, &vars[j]))
-                .map(|j| placed[j])
-                .filter(|&(start, end)| start < at + size && at < end)
-                .map(|(_, end)| end)
-                .max();
-            match past {
-                Some(end) => at = end.div_ceil(align) * align,
-                None => break,
+            let over = |j: &usize| placed[*j].0 < at + size && at < placed[*j].1;
+            if !(0..i).filter(over).any(|j| meets(v, &vars[j])) {
+                break;
             }
+            let end = (0..i).filter(over).map(|j| placed[j].1).max().unwrap_or(at);
+            at = end.div_ceil(align) * align;
         }
         placed.push((at, at + size));
     }
@@ -129,6 +128,11 @@ mod tests {
             matches!((x.0, y.0), ('B', 'C') | ('C', 'B') | ('C', 'D') | ('D', 'C'))
         };
         assert_eq!(first_fit(&v, |x| (x.1, x.2), meets), [0, 0x100, 0]);
+        // A dead function's array (met by none), then s0 and s1 two kernels
+        // reach: s1 meets s0 at 0 and jumps past both.
+        let v = [('X', 16, 0x280), ('s', 4, 0x80), ('t', 1, 5)];
+        let meets = |x: &(char, u64, u64), y: &(char, u64, u64)| x.0 != 'X' && y.0 != 'X';
+        assert_eq!(first_fit(&v, |x| (x.1, x.2), meets), [0, 0, 0x280]);
         // Met by everything: one after the other, each aligned.
         let v = [(4, 0x64), (16, 0x34), (4, 0x10), (1, 4)];
         assert_eq!(first_fit(&v, |&x| x, |_, _| true), [0, 0x70, 0xa4, 0xb4]);
