@@ -378,9 +378,16 @@ impl Layout {
                 self.new_kernel_sections(st, &mut ev);
                 let position = input_positions(st);
                 let size = |v: &SymIdx| st.symbol(*v).map_or(0, |s| s.size);
+                // nvlink's list holds the extern shared arrays too (size 0, in
+                // `.nv_debug.shared` with the variables): they change where
+                // equal sizes land (fuzzed sm_75 -G link with an extern array
+                // in the first input: two equal `float4[24]` arrays).
                 let mut vars = self.module_vars.clone();
+                vars.extend(self.externs.keys().copied());
                 vars.sort_by_key(|v| position.get(v).copied());
-                self.module_vars = shared_order::module_order(&vars, size);
+                vars = shared_order::module_order(&vars, size);
+                vars.retain(|v| !self.externs.contains_key(v));
+                self.module_vars = vars;
                 self.prefix = self
                     .module_vars
                     .iter()
