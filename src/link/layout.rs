@@ -17,8 +17,10 @@
 //! * A relocatable cubin gives a shared variable its alignment, not an
 //!   offset, as st_value (like a common). A final link lays shared memory
 //!   out per kernel: the module-level shared variables (`.nv_debug.shared`)
-//!   first, when the kernel reaches any of them, in symbol order; then the
-//!   kernel's own; the section grows by the reserved shared memory
+//!   several kernels reach, placed once for all by first fit
+//!   (`shared_order::first_fit`, observation 204); then, from the furthest
+//!   end of those the kernel reaches, its own and the module variables
+//!   only it reaches; the section grows by the reserved shared memory
 //!   (`.nv.reservedSmem.cap`, 0x400 on sm_90) (corpus `shared_static_sm90`,
 //!   `arch_sm90_smoke`: 0x100 → 0x500; sm_75…sm_89 inputs declare no cap).
 //! * An extern `.shared` array (dynamic shared memory, undefined, size 0,

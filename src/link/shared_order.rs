@@ -16,14 +16,13 @@
 //!   order below; sorted by alignment (largest first), then size (smallest
 //!   first).
 //! * The module order: every variable of the module-level shared section
-//!   (`.nv_debug.shared`), input by input, in symbol order, sorted by size
-//!   (smallest first), then reversed. The variables several kernels reach
-//!   are placed in that order, without another sort, by first fit
-//!   (`first_fit`): each at the lowest offset, aligned for it, where it
-//!   overlaps no variable placed before it that some kernel reaches together
-//!   with it. Variables no kernel reaches together share memory (real-world
-//!   sweep sw17, cgSolver's two `block_sum<T>`; corpus
-//!   `shared_overlap_sm90`, `shared_overlap_hole_sm75`).
+//!   (`.nv_debug.shared`) and every extern shared array (size 0), input by
+//!   input, in symbol order, sorted by size (smallest first), then
+//!   reversed. The variables several kernels reach and the ones none
+//!   reaches (a dead function's) are placed in that order, without another
+//!   sort, by `first_fit` (observation 204): variables no kernel reaches
+//!   together share memory (real-world sweep sw17, cgSolver's two
+//!   `block_sum<T>`; corpus `shared_overlap_sm90`, `shared_overlap_hole_sm75`).
 
 use std::cmp::Ordering;
 
