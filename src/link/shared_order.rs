@@ -76,22 +76,29 @@ pub fn module_order<T: Copy>(list: &[T], size: impl Fn(&T) -> u64) -> Vec<T> {
 /// meets the 0x80-byte one at 0 and goes to 0x280, past both; sweep probe
 /// /tmp/shx/p/a). Returns the offsets, in the order of `vars`.
 pub fn first_fit<T>(vars: &[T], key: impl Fn(&T) -> (u64, u64), meets: impl Fn(&T, &T) -> bool) -> Vec<u64> {
+    // Each placed variable holds from where its search stood before it was
+    // aligned: the padding is its own, no later variable goes there (a
+    // 16-aligned array after a 0x64-byte one holds 0x64..0xa4; a 4-byte
+    // array all of them meet goes to 0xb4, not into 0x64..0x70; sm_75,
+    // checked by hand).
     let mut placed: Vec<(u64, u64)> = Vec::with_capacity(vars.len());
+    let mut offsets = Vec::with_capacity(vars.len());
     for (i, v) in vars.iter().enumerate() {
         let (align, size) = key(v);
         let align = align.max(1);
-        let mut at = 0;
+        let (mut from, mut at) = (0, 0);
         loop {
             let over = |j: &usize| placed[*j].0 < at + size && at < placed[*j].1;
             if !(0..i).filter(over).any(|j| meets(v, &vars[j])) {
                 break;
             }
-            let end = (0..i).filter(over).map(|j| placed[j].1).max().unwrap_or(at);
-            at = end.div_ceil(align) * align;
+            from = (0..i).filter(over).map(|j| placed[j].1).max().unwrap_or(at);
+            at = from.div_ceil(align) * align;
         }
-        placed.push((at, at + size));
+        placed.push((from, at + size));
+        offsets.push(at);
     }
-    placed.into_iter().map(|(start, _)| start).collect()
+    offsets
 }
 
 #[cfg(test)]
